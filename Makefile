@@ -1,0 +1,51 @@
+# The two commands a new user needs: `make run` (serve on http://127.0.0.1:5000) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
+export FLASK_APP := companion
+
+.PHONY: run test install db system-deps chromium lint bench clean
+
+# Python packages, into .venv; redone when pyproject.toml changes.
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev,deploy]'
+	touch $@
+
+install: $(STAMP) system-deps
+
+# WeasyPrint needs Pango; Debian's packages, installed only when missing.
+system-deps:
+	@if ! ldconfig -p | grep -q libpango-1.0; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0; \
+	fi
+
+# Headless Chromium for the browser tests: Debian's package, never a browser download.
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; \
+	fi
+
+# Database schema through migrations, so a stored game survives upgrades.
+db: install
+	$(BIN)/flask db upgrade
+
+run: db
+	$(BIN)/flask run --host $(HOST) --port $(PORT)
+
+lint: install
+	$(BIN)/ruff check companion tests bench migrations
+
+test: install chromium lint
+	$(BIN)/python -m pytest
+
+bench: install
+	@for b in bench/bench_*.py; do $(BIN)/python -m bench.$$(basename $$b .py); done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -1,0 +1,44 @@
+"""companion: score-keeping and end-game calculator for Rebirth, Reterra and Revive."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(config: Mapping | None = None) -> Flask:
+    """App factory; `config` overrides settings (tests pass TESTING, a temporary database...)."""
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("COMPANION_INSTANCE", str(ROOT / "instance")),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    from . import settings
+
+    app.config.from_mapping(settings.from_env(app.instance_path))
+    if config:
+        app.config.from_mapping(config)
+
+    from . import api, errors, security
+    from .extensions import csrf, db, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+
+    from . import models  # noqa: F401 - registers the tables with SQLAlchemy
+    from .views import home
+
+    app.register_blueprint(home.bp)
+    api.init_app(app)
+    return app

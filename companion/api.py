@@ -1,0 +1,77 @@
+"""JSON API: score a contract document, and the games' table tools (Rebirth's city and castle)."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, jsonify, make_response, request
+
+from . import games
+from .errors import error_response
+from .games.core import InvalidDocument
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def read_json() -> object:
+    """The request body as JSON whatever its content type; 400 when it is not JSON."""
+    raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        abort(make_response(error_response(400, "le corps de la requête n'est pas du JSON valide")))
+
+
+def invalid(exc: InvalidDocument):
+    return error_response(422, problems=[p.to_dict() for p in exc.problems])
+
+
+@bp.post("/score")
+def score():
+    doc = read_json()
+    try:
+        result = games.score(doc)
+    except InvalidDocument as exc:
+        return invalid(exc)
+    return jsonify(result.to_dict())
+
+
+@bp.get("/games")
+def list_games():
+    """What a client needs to build a document: games, variants, player counts, breakdown keys."""
+    return jsonify([
+        {
+            "id": g.id,
+            "label": g.label,
+            "players": {"min": g.min_players, "max": g.max_players},
+            "available": g.score is not None,
+            "variants": [
+                {"id": v, "label": label,
+                 "breakdown": [{"key": c.key, "label": c.label_for(v), "hint": c.hint}
+                               for c in g.categories_for(v)],
+                 "tiebreaks": list(g.tiebreaks.get(v, ()))}
+                for v, label in g.variants.items()
+            ],
+        }
+        for g in games.GAMES.values()
+    ])
+
+
+@bp.post("/<game_id>/<tool>")
+def tool(game_id: str, tool: str):
+    fn = games.TOOLS.get((game_id, tool))
+    if fn is None:
+        abort(404)
+    payload = read_json()
+    try:
+        return jsonify(fn(payload))
+    except InvalidDocument as exc:
+        return invalid(exc)
+
+
+def init_app(app) -> None:
+    from .extensions import csrf
+
+    # The API takes no cookie-based identity, so CSRF does not apply to it.
+    csrf.exempt(bp)
+    app.register_blueprint(bp)

@@ -1,0 +1,57 @@
+"""Error handlers, registered in one place: a page in the app's look for people,
+`{"errors": [{"path", "message"}]}` for the API."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: ("Requête incorrecte", "La demande n'a pas pu être comprise."),
+    403: ("Accès refusé", "Ce lien ne donne pas accès à cette page."),
+    404: ("Page introuvable", "Cette page n'existe pas, ou le lien de la partie est incomplet."),
+    405: ("Méthode non permise", "Cette page ne s'utilise pas ainsi."),
+    409: ("Conflit", "Quelqu'un d'autre a modifié cette partie entre-temps."),
+    413: ("Trop volumineux", "Les données envoyées dépassent la taille permise."),
+    422: ("Données invalides", "Les données reçues ne décrivent pas une partie valide."),
+    500: ("Erreur interne", "Quelque chose s'est mal passé de notre côté. Les parties enregistrées "
+                            "ne sont pas touchées ; réessayez dans un instant."),
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str | None = None, problems: list[dict] | None = None):
+    title, default = MESSAGES.get(status, MESSAGES[500] if status >= 500 else MESSAGES[400])
+    if wants_json():
+        body = {"errors": problems or [{"path": "document", "message": message or default}]}
+        return jsonify(body), status
+    return render_template("error.html", status=status, title=title,
+                           message=message or default, problems=problems or []), status
+
+
+def handle_http(exc: HTTPException):
+    status = exc.code or 500
+    if isinstance(exc, CSRFError):
+        return error_response(400, "Le formulaire a expiré ou vient d'un autre site : "
+                                   "rechargez la page et recommencez. Rien n'a été enregistré.")
+    return error_response(status)
+
+
+def handle_unexpected(exc: Exception):
+    if isinstance(exc, HTTPException):
+        return handle_http(exc)
+    # Logged with its traceback by Flask's logger; the user sees the 500 page.
+    from flask import current_app
+
+    current_app.logger.exception("Unhandled error", exc_info=exc)
+    return error_response(500)
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(InternalServerError, handle_http)
+    app.register_error_handler(Exception, handle_unexpected)

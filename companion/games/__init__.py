@@ -1,0 +1,116 @@
+"""The games the app knows, and the one entry point that scores a document.
+
+Adding a game: write `companion/games/<game>.py` exposing `GAME` (a `core.Game`)
+and list it in `_MODULES`. Nothing here imports Flask or the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from . import rebirth, reterra, revive
+from .core import Checker, Game, InvalidDocument, Problem, Result, join, join_names
+
+_MODULES = (rebirth, reterra, revive)
+GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
+# Tools a table uses during play (Rebirth's city resolver...): (game, name) -> fn(payload) -> dict.
+TOOLS = {(m.GAME.id, name): fn for m in _MODULES for name, fn in getattr(m, "TOOLS", {}).items()}
+
+NAME_MAX = 40
+COMMON_KEYS = ("game", "variant", "players")
+
+
+def get_game(game_id: str) -> Game | None:
+    return GAMES.get(game_id)
+
+
+def _common(doc: object, games: Mapping[str, Game], check: Checker):
+    """Check what every game shares; return (game, variant, names, players) or None."""
+    if not isinstance(doc, dict):
+        check.add("document", "le document doit être un objet JSON")
+        return None
+    game_id = doc.get("game")
+    if "game" not in doc:
+        check.add("game", f"champ obligatoire ({join_names(list(games), 'ou')})")
+        return None
+    if not isinstance(game_id, str) or game_id not in games:
+        check.add("game", f"jeu inconnu : {game_id!r} (attendu : {join_names(list(games), 'ou')})")
+        return None
+    game = games[game_id]
+    variant = doc.get("variant")
+    if "variant" not in doc:
+        check.add("variant", f"champ obligatoire ({join_names(list(game.variants), 'ou')})")
+    elif not isinstance(variant, str) or variant not in game.variants:
+        check.add("variant", f"variante inconnue pour {game.label} : {variant!r} "
+                             f"(attendu : {join_names(list(game.variants), 'ou')})")
+    players = doc.get("players")
+    if not isinstance(players, list):
+        check.add("players", "champ obligatoire : la liste des joueurs" if players is None
+                  else "doit être une liste de joueurs")
+        return None
+    if not game.min_players <= len(players) <= game.max_players:
+        check.add("players", f"{game.label} se joue de {game.min_players} à {game.max_players} "
+                             f"joueurs (reçu {len(players)})")
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for i, player in enumerate(players):
+        path = join("players", i)
+        fallback = f"Joueur {i + 1}"
+        if not isinstance(player, dict):
+            check.add(path, "doit être un objet")
+            names.append(fallback)
+            continue
+        raw = player.get("name")
+        if not isinstance(raw, str):
+            check.add(join(path, "name"), "champ obligatoire : le nom du joueur" if raw is None
+                      else "doit être un texte")
+            names.append(fallback)
+            continue
+        name = raw.strip()
+        if not 1 <= len(name) <= NAME_MAX:
+            check.add(join(path, "name"), f"le nom doit faire de 1 à {NAME_MAX} caractères")
+            names.append(fallback)
+            continue
+        key = name.casefold()
+        if key in seen:
+            check.add(join(path, "name"),
+                      f"nom déjà pris par le joueur {seen[key] + 1} (les noms doivent être distincts)")
+            names.append(f"{name} ({i + 1})")
+            continue
+        seen[key] = i
+        names.append(name)
+    if not check.ok and any(not isinstance(p, dict) for p in players):
+        return None
+    if variant not in game.variants:
+        return None
+    return game, variant, names, players
+
+
+def score(doc: object, games: Mapping[str, Game] | None = None) -> Result:
+    """Validate and score a contract document; raise InvalidDocument with every problem."""
+    games = GAMES if games is None else games
+    check = Checker()
+    common = _common(doc, games, check)
+    if common is None:
+        check.raise_if_any()
+        raise AssertionError("unreachable")  # pragma: no cover - _common adds a problem before None
+    game, variant, names, _players = common
+    if game.score is None:
+        check.add("game", f"le calcul des scores de {game.label} n'est pas encore disponible")
+        check.raise_if_any()
+    result = game.score(doc, names, check)
+    check.raise_if_any()
+    assert result is not None
+    return result
+
+
+def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Problem]:
+    """Every problem of a document, or an empty list when it scores."""
+    try:
+        score(doc, games)
+    except InvalidDocument as exc:
+        return exc.problems
+    return []
+
+
+__all__ = ["GAMES", "Game", "InvalidDocument", "Problem", "Result", "get_game", "score", "validate"]

@@ -1,0 +1,480 @@
+"""Game-independent half of scoring: validation, result types, ranking with tie-break chains.
+
+Pure Python on purpose: the web views, the CLI and the PDF sheets all call this, and
+the engines must be testable (and fuzzable) without an app or a database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+ROOT = "document"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a document: a contract path and a French message."""
+
+    path: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "message": self.message}
+
+
+class InvalidDocument(Exception):
+    """Raised with every problem found, never only the first."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        super().__init__("; ".join(f"{p.path}: {p.message}" for p in problems))
+        self.problems = list(problems)
+
+
+def join(path: str, key: str | int) -> str:
+    """Contract path of a child: `players[1].castles`."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if not path or path == ROOT:
+        return key
+    return f"{path}.{key}"
+
+
+def is_int(value: Any) -> bool:
+    # JSON true/false arrive as bool, a subclass of int: they are not numbers here.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Checker:
+    """Collects problems while reading a document, and returns safe defaults.
+
+    Each reader returns a usable value even when the input is wrong, so that one
+    pass finds every problem instead of stopping at the first.
+    """
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path or ROOT, message))
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise InvalidDocument(self.problems)
+
+    # -- shapes
+
+    def known(self, obj: dict, allowed: Iterable[str], path: str, where: str = "") -> None:
+        """Unknown keys are errors, so that a typo is never silently ignored."""
+        allowed = set(allowed)
+        for key in obj:
+            if key not in allowed:
+                suffix = f" {where}" if where else ""
+                self.add(join(path, str(key)), f"clé inconnue{suffix}")
+
+    def obj(self, value: Any, path: str) -> dict | None:
+        if isinstance(value, dict):
+            return value
+        self.add(path, "doit être un objet")
+        return None
+
+    def field_obj(self, obj: dict, key: str, path: str) -> dict:
+        """An optional object field; missing means empty."""
+        if key not in obj:
+            return {}
+        value = obj[key]
+        if isinstance(value, dict):
+            return value
+        self.add(join(path, key), "doit être un objet")
+        return {}
+
+    def array(self, obj: dict, key: str, path: str, max_items: int | None = None,
+              exact: int | None = None) -> list:
+        """An optional list field; missing means empty."""
+        if key not in obj:
+            return []
+        value = obj[key]
+        p = join(path, key)
+        if not isinstance(value, list):
+            self.add(p, "doit être une liste")
+            return []
+        if exact is not None and len(value) != exact:
+            self.add(p, f"doit contenir exactement {exact} éléments (il y en a {len(value)})")
+        if max_items is not None and len(value) > max_items:
+            self.add(p, f"au plus {max_items} éléments (il y en a {len(value)})")
+        return value
+
+    # -- scalars
+
+    def int_value(self, value: Any, path: str, lo: int, hi: int) -> int:
+        """Validate a number already taken out of its container; 0 when invalid."""
+        if not is_int(value):
+            self.add(path, "doit être un nombre entier")
+            return 0
+        if value < lo or value > hi:
+            self.add(path, f"doit être entre {lo} et {hi} (reçu {value})")
+            return 0
+        return value
+
+    def integer(self, obj: dict, key: str, path: str, lo: int, hi: int, default: int = 0) -> int:
+        """An optional whole number field; missing means `default` (0)."""
+        if key not in obj:
+            return default
+        return self.int_value(obj[key], join(path, key), lo, hi)
+
+    def boolean(self, obj: dict, key: str, path: str, default: bool = False) -> bool:
+        if key not in obj:
+            return default
+        value = obj[key]
+        if not isinstance(value, bool):
+            self.add(join(path, key), "doit valoir true ou false")
+            return default
+        return value
+
+    def string(self, obj: dict, key: str, path: str, *, required: bool = False,
+               max_len: int = 200, nullable: bool = False) -> str | None:
+        if key not in obj:
+            if required:
+                self.add(join(path, key), "champ obligatoire")
+            return None
+        value = obj[key]
+        if value is None and nullable:
+            return None
+        if not isinstance(value, str):
+            self.add(join(path, key), "doit être un texte" + (" ou null" if nullable else ""))
+            return None
+        if len(value) > max_len:
+            self.add(join(path, key), f"au plus {max_len} caractères")
+            return None
+        return value
+
+    def player_ref(self, obj: dict, key: str, path: str, names: Sequence[str],
+                   *, nullable: bool = True) -> str | None:
+        """A field naming one of the game's players (or null)."""
+        value = self.string(obj, key, path, nullable=nullable, required=not nullable)
+        if value is None:
+            return None
+        return self.resolve_name(value, join(path, key), names)
+
+    def resolve_name(self, value: str, path: str, names: Sequence[str]) -> str | None:
+        wanted = value.strip().casefold()
+        for name in names:
+            if name.casefold() == wanted:
+                return name
+        self.add(path, f"« {value} » n'est pas un joueur de la partie ({join_names(names, 'ou')})")
+        return None
+
+
+# --------------------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class Category:
+    """One breakdown key: its French label, a one-line reminder of how it scores,
+    and the variants it applies to (None: all)."""
+
+    key: str
+    label: str
+    hint: str = ""
+    variants: tuple[str, ...] | None = None
+    variant_labels: dict[str, str] = field(default_factory=dict)  # a label a variant renames
+
+    def applies(self, variant: str) -> bool:
+        return self.variants is None or variant in self.variants
+
+    def label_for(self, variant: str) -> str:
+        return self.variant_labels.get(variant, self.label)
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the rest of the app needs to know about one game."""
+
+    id: str
+    label: str
+    variants: dict[str, str]  # variant id -> French label, in display order
+    min_players: int
+    max_players: int
+    categories: tuple[Category, ...]
+    # score(doc, names, checker) -> Result or None when the checker holds problems.
+    score: Callable[[dict, list[str], Checker], Result | None] | None = None
+    tiebreaks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # variant -> French lines
+
+    def keys(self, variant: str) -> list[str]:
+        return [c.key for c in self.categories if c.applies(variant)]
+
+    def categories_for(self, variant: str) -> list[Category]:
+        return [c for c in self.categories if c.applies(variant)]
+
+    def category(self, key: str) -> Category:
+        for c in self.categories:
+            if c.key == key:
+                return c
+        raise KeyError(key)
+
+    def variant_label(self, variant: str) -> str:
+        return self.variants.get(variant, variant)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class Line:
+    key: str
+    points: int
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return {"key": self.key, "points": self.points, "detail": self.detail}
+
+
+@dataclass
+class PlayerScore:
+    name: str
+    breakdown: list[Line]
+    extra: dict = field(default_factory=dict)  # game-specific additions (e.g. Reterra's grid)
+
+    @property
+    def total(self) -> int:
+        return sum(line.points for line in self.breakdown)
+
+    def points(self, key: str) -> int:
+        for line in self.breakdown:
+            if line.key == key:
+                return line.points
+        raise KeyError(key)
+
+    def to_dict(self) -> dict:
+        d = {"name": self.name, "total": self.total,
+             "breakdown": [line.to_dict() for line in self.breakdown]}
+        for k, v in self.extra.items():
+            d.setdefault(k, v)
+        return d
+
+
+@dataclass
+class Place:
+    place: int
+    players: list[str]
+
+    def to_dict(self) -> dict:
+        return {"place": self.place, "players": list(self.players)}
+
+
+@dataclass
+class Result:
+    game: str
+    variant: str
+    players: list[PlayerScore]
+    ranking: list[Place]
+    explanation: list[str]
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.ranking[0].players) if self.ranking else []
+
+    def player(self, name: str) -> PlayerScore:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def place_of(self, name: str) -> int:
+        for place in self.ranking:
+            if name in place.players:
+                return place.place
+        raise KeyError(name)
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "players": [p.to_dict() for p in self.players],
+            "ranking": [p.to_dict() for p in self.ranking],
+            "winners": self.winners,
+            "explanation": list(self.explanation),
+        }
+
+
+# --------------------------------------------------------------------------- French words
+
+
+def join_names(names: Sequence[str], last: str = "et") -> str:
+    """["A", "B", "C"] -> "A, B et C"."""
+    names = list(names)
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def ordinal(n: int) -> str:
+    return "1re" if n == 1 else f"{n}e"
+
+
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    word = singular if abs(n) <= 1 else (plural_form or singular + "s")
+    return f"{n} {word}"
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+@dataclass(frozen=True)
+class Tie:
+    """A group of players tied on total, to be split by one tie-break criterion."""
+
+    names: tuple[str, ...]  # seat order
+    total: int
+    place: int  # the place the group is competing for
+    everyone: tuple[str, ...]  # all players, seat order
+
+    @property
+    def first(self) -> bool:
+        return self.place == 1
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a criterion orders a tied group: groups best first, and why.
+
+    A group may name a player outside the tie (Rebirth's Stirling castle at first
+    place): that player is moved there and removed from further places.
+    """
+
+    groups: tuple[tuple[str, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One tie-break step: `split` returns None when it does not separate the group;
+    `same` says in French why it did not (used when the tie remains shared)."""
+
+    split: Callable[[Tie], Split | None]
+    same: Callable[[Tie], str]
+
+
+def outcome(groups: Sequence[Sequence[str]], place: int) -> str:
+    """French outcome of an ordering: "Alice gagne, puis Bob" / "Bob prend la 2e place"."""
+    head = list(groups[0])
+    if place == 1:
+        verb = "gagne" if len(head) == 1 else "restent à égalité en tête"
+        text = f"{join_names(head)} {verb}"
+    else:
+        verb = "prend" if len(head) == 1 else "se partagent"
+        text = f"{join_names(head)} {verb} la {ordinal(place)} place"
+    for g in groups[1:]:
+        text += f", puis {join_names(list(g))}"
+    return text
+
+
+def by_value(value: Callable[[str], int], noun: str, unit: str = "") -> Criterion:
+    """A criterion where more is better: "ressources restantes : Alice 4, Bob 2"."""
+
+    def fmt(n: int) -> str:
+        return f"{n} {unit}".strip()
+
+    def split(tie: Tie) -> Split | None:
+        values = {n: value(n) for n in tie.names}
+        distinct = sorted(set(values.values()), reverse=True)
+        if len(distinct) == 1:
+            return None
+        groups = tuple(tuple(n for n in tie.names if values[n] == v) for v in distinct)
+        listed = ", ".join(f"{n} {fmt(values[n])}" for n in tie.names)
+        return Split(groups, f"{noun} : {listed} ; {outcome(groups, tie.place)}")
+
+    def same(tie: Tie) -> str:
+        v = value(tie.names[0])
+        return f"{noun} : {fmt(v)} chacun"
+
+    return Criterion(split, same)
+
+
+def holder_wins(holder: str | None, phrase: str, nobody: str) -> Criterion:
+    """A criterion where the tied player holding something (a castle) wins.
+
+    `phrase` reads "{name} tient le château d'Édimbourg"; `nobody` is said when no
+    tied player holds it."""
+
+    def split(tie: Tie) -> Split | None:
+        if holder is None or holder not in tie.names:
+            return None
+        rest = tuple(n for n in tie.names if n != holder)
+        groups = ((holder,), rest)
+        return Split(groups, f"{phrase.format(name=holder)} ; {outcome(groups, tie.place)}")
+
+    return Criterion(split, lambda tie: nobody)
+
+
+def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple[list[Place], list[str]]:
+    """Places with shared ranks (1, 2, 2, 4) and one French sentence per tie settled.
+
+    Players are grouped by total; each tied group is split by the criteria in order;
+    a sub-group still tied starts again at the criterion that split it (never earlier ones).
+    """
+    totals = {p.name: p.total for p in players}
+    everyone = tuple(p.name for p in players)
+    # sorted() is stable: equal totals keep seat order.
+    by_total = sorted(everyone, key=lambda n: -totals[n])
+    placed: set[str] = set()
+    ranking: list[Place] = []
+    explanation: list[str] = []
+
+    def emit(group: Sequence[str]) -> None:
+        place = 1 + sum(len(p.players) for p in ranking)
+        ranking.append(Place(place, list(group)))
+        placed.update(group)
+
+    def resolve(group: Sequence[str], chain: Sequence[Criterion], total: int) -> None:
+        group = [n for n in group if n not in placed]
+        if not group:
+            return
+        if len(group) == 1:
+            emit(group)
+            return
+        place = 1 + sum(len(p.players) for p in ranking)
+        tie = Tie(tuple(group), total, place, everyone)
+        intro = f"{join_names(group)} à égalité ({total} points)"
+        if place > 1:
+            intro += f" pour la {ordinal(place)} place"
+        reasons = []
+        for i, criterion in enumerate(chain):
+            split = criterion.split(tie)
+            if split is None:
+                reasons.append(criterion.same(tie))
+                continue
+            explanation.append(f"{intro} ; {' ; '.join(reasons + [split.reason])}.")
+            # A sub-group still tied starts again at this criterion: it will not split
+            # them (they are equal on it) but says why, then the chain goes on.
+            for sub in split.groups:
+                resolve(sub, chain[i:], total)
+            return
+        shared = "victoire partagée" if place == 1 else f"ils partagent la {ordinal(place)} place"
+        explanation.append(f"{intro} ; {' ; '.join(reasons + [shared])}.")
+        emit(group)
+
+    i = 0
+    while i < len(by_total):
+        j = i
+        while j < len(by_total) and totals[by_total[j]] == totals[by_total[i]]:
+            j += 1
+        resolve(by_total[i:j], criteria, totals[by_total[i]])
+        i = j
+    return ranking, explanation
+
+
+def finish(game: str, variant: str, players: list[PlayerScore], criteria: Sequence[Criterion]) -> Result:
+    """Build the result once every player is scored: the one place ranking happens."""
+    ranking, explanation = rank(players, criteria)
+    return Result(game, variant, players, ranking, explanation)

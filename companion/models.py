@@ -1,0 +1,49 @@
+"""Stored games: the contract document plus what the pages need.
+
+The document is the single source of truth; scores are always recomputed from it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .extensions import db
+
+
+def new_token() -> str:
+    """256 bits, URL-safe: a game URL cannot be guessed or enumerated."""
+    return secrets.token_urlsafe(32)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameRecord(db.Model):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    edit_token: Mapped[str] = mapped_column(sa.String(64), unique=True, index=True, default=new_token)
+    view_token: Mapped[str] = mapped_column(sa.String(64), unique=True, index=True, default=new_token)
+    game: Mapped[str] = mapped_column(sa.String(20))
+    variant: Mapped[str] = mapped_column(sa.String(20))
+    document: Mapped[dict] = mapped_column(sa.JSON)
+    # Bumped on every save; a save carrying an older version is refused (no lost update).
+    version: Mapped[int] = mapped_column(default=1)
+    status: Mapped[str] = mapped_column(sa.String(10), default="draft")  # draft | scored
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
+
+
+class DeviceGame(db.Model):
+    """Which games a device created or opened: its history, never shown to another device."""
+
+    __tablename__ = "device_games"
+
+    device: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    opened_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)

@@ -1,0 +1,60 @@
+"""Settings come from the environment; the secret key is never a constant."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+MAX_DOCUMENT_BYTES = 256 * 1024
+
+
+def database_url(instance_path: str) -> str:
+    """`DATABASE_URL` when set (PostgreSQL for a club), else a SQLite file in instance/."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return "sqlite:///" + str(Path(instance_path) / "companion.sqlite3")
+    # Hosting providers still hand out postgres:// URLs; SQLAlchemy wants a driver name.
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """`SECRET_KEY` when set, else one generated once into instance/secret_key (mode 0600)."""
+    key = os.environ.get("SECRET_KEY", "").strip()
+    if key:
+        return key
+    path = Path(instance_path) / "secret_key"
+    try:
+        return path.read_text().strip() or _write_key(path)
+    except FileNotFoundError:
+        return _write_key(path)
+
+
+def _write_key(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    # O_EXCL: two workers starting together must not end up with two different keys.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def from_env(instance_path: str) -> dict:
+    return {
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
+        "SECRET_KEY": secret_key(instance_path),
+        "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "WTF_CSRF_TIME_LIMIT": None,  # a game is scored over an evening: tokens last the session
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
+        "PREFERRED_URL_SCHEME": os.environ.get("PREFERRED_URL_SCHEME", "http"),
+    }

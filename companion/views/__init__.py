@@ -1,0 +1,1 @@
+"""Web pages: small blueprints, thin shells over the games' core."""

@@ -1,0 +1,168 @@
+"""Fixtures: an app on a temporary database, its client and CLI runner, and a live
+server with headless Chromium at a phone viewport for the browser tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from companion import create_app
+from companion.extensions import db
+
+settings.register_profile(
+    "companion", deadline=None, max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
+    suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("companion")
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "examples"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def load_example(name: str) -> dict:
+    """A hand-checked example document (shared/examples, copied into tests/fixtures)."""
+    for folder in (FIXTURES, EXAMPLES):
+        path = folder / name
+        if path.exists():
+            return json.loads(path.read_text(encoding="utf-8"))
+    raise FileNotFoundError(name)
+
+
+def make_app(tmp_path: Path, **overrides):
+    os.environ["COMPANION_INSTANCE"] = str(tmp_path / "instance")
+    config = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+        "WTF_CSRF_ENABLED": False,
+    }
+    config.update(overrides)
+    app = create_app(config)
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    yield make_app(tmp_path)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+# ------------------------------------------------------------------ browser
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The real app (CSRF on) served on a free loopback port for the whole session."""
+    from werkzeug.serving import make_server
+
+    tmp = tmp_path_factory.mktemp("live")
+    app = make_app(tmp, WTF_CSRF_ENABLED=True, TESTING=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.url = f"http://127.0.0.1:{server.server_port}"
+    server.app = app
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A fresh phone (390×844, touch) whose every request must stay on the app's origin."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2, locale="fr-FR")
+    origin = urlparse(live_server.url).netloc
+    outside: list[str] = []
+
+    def guard(route):
+        url = route.request.url
+        if urlparse(url).netloc != origin and not url.startswith(("data:", "blob:")):
+            outside.append(url)
+            return route.abort()
+        return route.continue_()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    page.outside_requests = outside
+    yield page
+    context.close()
+    assert not outside, f"requests left the app's origin: {outside}"
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a screenshot under test-artifacts/ (git-ignored) for a reviewer to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+# ------------------------------------------------------------------ a stand-in game
+
+
+def _dice_score(doc, names, check):
+    """A tiny game for testing the shell without any real engine: points + a tie-break on sixes."""
+    from companion.games import core
+
+    check.known(doc, {"game", "variant", "players"}, "")
+    scores = []
+    sixes = {}
+    for i, (name, player) in enumerate(zip(names, doc["players"], strict=False)):
+        path = core.join("players", i)
+        check.known(player, {"name", "points", "sixes"}, path)
+        points = check.integer(player, "points", path, 0, 100)
+        sixes[name] = check.integer(player, "sixes", path, 0, 10)
+        scores.append(core.PlayerScore(name, [core.Line("points", points, str(points))]))
+    if not check.ok:
+        return None
+    return core.finish("dice", doc["variant"], scores, [core.by_value(lambda n: sixes[n], "six obtenus")])
+
+
+
+
+@pytest.fixture
+def dice(monkeypatch):
+    """Register the stand-in game "dice" (2-4 players) for the duration of a test."""
+    from companion import games
+    from companion.games.core import Category, Game
+
+    game = Game(id="dice", label="Dés", variants={"base": "Base"}, min_players=2, max_players=4,
+                categories=(Category("points", "Points", "somme des dés"),), score=_dice_score)
+    monkeypatch.setitem(games.GAMES, "dice", game)
+    return game

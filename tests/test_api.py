@@ -1,0 +1,88 @@
+"""POST /api/v1/score and the tools endpoint: results and every error path of the contract."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import load_example
+
+
+def dice_doc(**extra):
+    doc = {"game": "dice", "variant": "base",
+           "players": [{"name": "Alice", "points": 12, "sixes": 1},
+                       {"name": "Bob", "points": 12, "sixes": 2}]}
+    doc.update(extra)
+    return doc
+
+
+def test_scores_a_document(client, dice):
+    res = client.post("/api/v1/score", json=dice_doc())
+    assert res.status_code == 200
+    body = res.get_json()
+    assert [p["name"] for p in body["players"]] == ["Alice", "Bob"]
+    assert body["players"][0]["total"] == 12
+    assert body["players"][0]["breakdown"] == [{"key": "points", "points": 12, "detail": "12"}]
+    assert body["winners"] == ["Bob"]
+    assert body["ranking"] == [{"place": 1, "players": ["Bob"]}, {"place": 2, "players": ["Alice"]}]
+    assert len(body["explanation"]) == 1 and "Bob gagne" in body["explanation"][0]
+
+
+def test_content_type_is_not_required(client, dice):
+    res = client.post("/api/v1/score", data=json.dumps(dice_doc()), content_type="text/plain")
+    assert res.status_code == 200
+
+
+def test_422_lists_every_error_with_its_path(client, dice):
+    doc = dice_doc()
+    doc["players"][0]["points"] = "12"
+    doc["players"][1]["points"] = 101
+    res = client.post("/api/v1/score", json=doc)
+    assert res.status_code == 422
+    errors = res.get_json()["errors"]
+    assert {e["path"] for e in errors} == {"players[0].points", "players[1].points"}
+    assert all(e["message"] for e in errors)
+
+
+def test_400_when_not_json(client):
+    res = client.post("/api/v1/score", data="{not json", content_type="application/json")
+    assert res.status_code == 400
+    assert res.get_json()["errors"][0]["path"] == "document"
+
+
+def test_413_when_too_large(client):
+    res = client.post("/api/v1/score", data="[" + "0," * 200_000 + "0]", content_type="application/json")
+    assert res.status_code == 413
+    assert "errors" in res.get_json()
+
+
+def test_deeply_nested_body_is_a_400_not_a_crash(client):
+    res = client.post("/api/v1/score", data="[" * 50_000 + "]" * 50_000)
+    assert res.status_code in (400, 413)
+
+
+def test_get_is_not_allowed_and_answers_json(client):
+    res = client.get("/api/v1/score")
+    assert res.status_code == 405
+    assert "errors" in res.get_json()
+
+
+def test_unknown_tool_is_404(client):
+    assert client.post("/api/v1/rebirth/nothing", json={}).status_code == 404
+
+
+def test_games_listing(client):
+    listing = {g["id"]: g for g in client.get("/api/v1/games").get_json()}
+    assert set(listing) >= {"rebirth", "reterra", "revive"}
+    assert [v["id"] for v in listing["rebirth"]["variants"]] == ["scotland", "ireland"]
+    keys = [b["key"] for b in listing["revive"]["variants"][1]["breakdown"]]
+    assert keys[-1] == "devotion"
+
+
+def test_shared_examples_score_or_say_not_available(client):
+    """Each game's example either scores or gets a clear 422 while its engine has not landed."""
+    for name in ("rebirth-scotland.json", "reterra.json", "revive-abyss.json"):
+        res = client.post("/api/v1/score", json=load_example(name))
+        if res.status_code == 422:
+            assert "pas encore disponible" in res.get_json()["errors"][0]["message"]
+        else:
+            assert res.status_code == 200
