@@ -82,8 +82,9 @@ def test_404_page_in_french_in_the_app_look(client):
 
 
 def test_413_page(tmp_path):
-    from conftest import make_app
     from flask import request
+
+    from conftest import make_app
 
     app = make_app(tmp_path, MAX_CONTENT_LENGTH=10)
 
@@ -121,9 +122,10 @@ def test_422_page_lists_problems(app):
 
 
 def test_csrf_protects_forms(tmp_path):
-    from conftest import make_app
     from flask_wtf import FlaskForm
     from wtforms import StringField
+
+    from conftest import make_app
 
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
 
