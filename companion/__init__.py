@@ -23,6 +23,10 @@ def create_app(config: Mapping | None = None) -> Flask:
 
     from . import settings
 
+    # Results read in contract order (game, variant, players…), accents as they are.
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
     app.config.from_mapping(settings.from_env(app.instance_path))
     if config:
         app.config.from_mapping(config)
