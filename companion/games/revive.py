@@ -1,0 +1,317 @@
+"""Revive, with its expansion Call of the Abyss: end-game scoring and tie-breaks.
+
+Rules: shared/rules/revive.fr.md, read with rulings V1-V6 (docs/rulings.md).
+The document gives what each player reads off the table at the end; this module
+checks it against the contract and adds up the categories of V1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core import (
+    Category,
+    Checker,
+    Criterion,
+    Game,
+    Line,
+    PlayerScore,
+    Result,
+    by_value,
+    finish,
+    join,
+    plural,
+)
+
+ABYSS = ("abyss",)
+COLOURS = 3  # card colours, artifact colours and artifact-card lines all come in three (V3, V5)
+CARD_POINTS = 2  # per card gained of an unlocked colour (V1)
+FOUR_TOKEN = 4
+TWO_TOKEN = 2
+RESOURCES_PER_POINT = 5
+
+# Whole-number fields of a player: key -> upper bound (the lower bound is 0).
+NUMBERS: dict[str, int] = {
+    "track": 500, "progress": 100, "scyphoz": 20, "two_tokens": 4, "artifact_points": 100,
+    "devotion": 200, "machine_progress": 60,
+}
+ABYSS_ONLY = ("scyphoz", "devotion")
+LISTS = ("card_bonus", "great_locations", "artifacts", "artifact_card")
+PLAYER_KEYS = ("name", *NUMBERS, *LISTS, "four_token", "resources")
+
+# Remaining resources (V2): key -> (limit, singular, plural), in the order the detail lists them.
+RESOURCES: dict[str, tuple[int, str, str]] = {
+    "gears": (6, "engrenage", "engrenages"),
+    "books": (6, "livre", "livres"),
+    "food": (6, "nourriture", "nourritures"),
+    "crystals": (3, "cristal", "cristaux"),
+}
+GREAT_LOCATIONS_MAX = 5
+GREAT_LOCATION_POINTS = (1, 30)
+CARDS_MAX = 60
+ARTIFACTS_MAX = 20
+CARD_COUNT_MAX = 100
+CARD_LINE_POINTS_MAX = 10
+
+
+def colour(i: int) -> str:
+    """Neutral colour label (V5): the rules name only yellow, and tables name the others as they like."""
+    return f"couleur {i + 1}"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's end-of-game entries, validated (a field left out is 0 / empty)."""
+
+    track: int = 0
+    progress: int = 0
+    card_bonus: tuple[tuple[bool, int], ...] = ((False, 0),) * COLOURS  # (unlocked, cards) per colour
+    scyphoz: int = 0
+    great_locations: tuple[int, ...] = ()
+    four_token: bool = False
+    two_tokens: int = 0
+    resources: tuple[int, ...] = (0,) * len(RESOURCES)  # in RESOURCES order
+    artifacts: tuple[int, ...] = (0,) * COLOURS
+    artifact_points: int = 0
+    artifact_card: tuple[tuple[int, int], ...] = ((0, 0),) * COLOURS  # (count, points) per line
+    devotion: int = 0
+    machine_progress: int = 0
+
+    @property
+    def leftover(self) -> int:
+        """Resources not converted into points (V6's first tie-break): the total modulo 5."""
+        return sum(self.resources) % RESOURCES_PER_POINT
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _three(check: Checker, player: dict, key: str, path: str) -> list:
+    """A per-colour list: exactly three entries when given (contract), empty when left out."""
+    return check.array(player, key, path, exact=COLOURS)
+
+
+def _pad(values: list, empty: object) -> tuple:
+    """Three entries whatever was read, so scoring never indexes out of range."""
+    return tuple((values + [empty] * COLOURS)[:COLOURS])
+
+
+def _card_bonus(check: Checker, player: dict, path: str) -> tuple[tuple[bool, int], ...]:
+    entries = []
+    for i, entry in enumerate(_three(check, player, "card_bonus", path)):
+        p = join(join(path, "card_bonus"), i)
+        entry = check.obj(entry, p)
+        if entry is None:
+            entries.append((False, 0))
+            continue
+        check.known(entry, ("unlocked", "cards"), p)
+        entries.append((check.boolean(entry, "unlocked", p), check.integer(entry, "cards", p, 0, CARDS_MAX)))
+    return _pad(entries, (False, 0))
+
+
+def _artifact_card(check: Checker, player: dict, path: str) -> tuple[tuple[int, int], ...]:
+    entries = []
+    for i, entry in enumerate(_three(check, player, "artifact_card", path)):
+        p = join(join(path, "artifact_card"), i)
+        entry = check.obj(entry, p)
+        if entry is None:
+            entries.append((0, 0))
+            continue
+        check.known(entry, ("count", "points"), p)
+        entries.append((check.integer(entry, "count", p, 0, CARD_COUNT_MAX),
+                        check.integer(entry, "points", p, 0, CARD_LINE_POINTS_MAX)))
+    return _pad(entries, (0, 0))
+
+
+def _resources(check: Checker, player: dict, path: str) -> tuple[int, ...]:
+    p = join(path, "resources")
+    given = check.field_obj(player, "resources", path)
+    check.known(given, RESOURCES, p)
+    return tuple(check.integer(given, key, p, 0, limit) for key, (limit, _, _) in RESOURCES.items())
+
+
+def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
+    """Every field of one player, each problem added to `check` with its contract path."""
+    check.known(player, PLAYER_KEYS, path)
+    expansion = variant in ABYSS
+    if not expansion:
+        for key in ABYSS_ONLY:
+            if key in player:
+                check.add(join(path, key), "clé inconnue en variante de base : réservée à l'extension "
+                                           "Call of the Abyss (variante « abyss »)")
+    numbers = {key: check.integer(player, key, path, 0, hi) for key, hi in NUMBERS.items()
+               if expansion or key not in ABYSS_ONLY}
+    great = check.array(player, "great_locations", path, max_items=GREAT_LOCATIONS_MAX)
+    artifacts = _three(check, player, "artifacts", path)
+    lo, hi = GREAT_LOCATION_POINTS
+    return Sheet(
+        **numbers,
+        card_bonus=_card_bonus(check, player, path),
+        great_locations=tuple(check.int_value(v, join(join(path, "great_locations"), i), lo, hi)
+                              for i, v in enumerate(great)),
+        four_token=check.boolean(player, "four_token", path),
+        resources=_resources(check, player, path),
+        artifacts=_pad([check.int_value(v, join(join(path, "artifacts"), i), 0, ARTIFACTS_MAX)
+                        for i, v in enumerate(artifacts)], 0),
+        artifact_card=_artifact_card(check, player, path),
+    )
+
+
+def check_four_token(check: Checker, sheets: list[Sheet], names: list[str]) -> None:
+    """V5: exactly one player can hold the 4-point token; every holder after the first is flagged."""
+    holders = [i for i, s in enumerate(sheets) if s.four_token]
+    for i in holders[1:]:
+        check.add(join(join("players", i), "four_token"),
+                  f"un seul joueur peut tenir le jeton 4 points (déjà tenu par {names[holders[0]]})")
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _number(key: str, value: int) -> Line:
+    return Line(key, value, "")
+
+
+def _sum(terms: list[str], points: int) -> str:
+    """The sum as a player writes it by hand ("a + b = n"); a single term stands alone."""
+    return " + ".join(terms) + (f" = {points}" if len(terms) > 1 else "")
+
+
+def card_bonus_line(sheet: Sheet, variant: str) -> Line:
+    """V1 and V4: 2 per card of each unlocked colour; Scyphoz cards join an unlocked colour if any."""
+    terms, notes = [], []
+    points = 0
+    for i, (unlocked, cards) in enumerate(sheet.card_bonus):
+        if unlocked:
+            points += CARD_POINTS * cards
+            terms.append(f"{cards} × {CARD_POINTS} ({colour(i)})")
+        elif cards:
+            notes.append(f"{colour(i)} non débloquée : {plural(cards, 'carte')} sans points")
+    if variant in ABYSS and sheet.scyphoz:
+        if any(unlocked for unlocked, _ in sheet.card_bonus):
+            points += CARD_POINTS * sheet.scyphoz
+            terms.append(f"{sheet.scyphoz} × {CARD_POINTS} (Scyphoz)")
+        else:
+            notes.append(f"{plural(sheet.scyphoz, 'carte')} Scyphoz sans couleur débloquée : 0")
+    return Line("card_bonus", points, " ; ".join(([_sum(terms, points)] if terms else []) + notes))
+
+
+def great_locations_line(sheet: Sheet) -> Line:
+    points = sum(sheet.great_locations)
+    return Line("great_locations", points, _sum([str(p) for p in sheet.great_locations], points))
+
+
+def tokens_line(sheet: Sheet) -> Line:
+    terms = []
+    if sheet.four_token:
+        terms.append(f"{FOUR_TOKEN} (jeton 4 points)")
+    if sheet.two_tokens:
+        word = "jeton" if sheet.two_tokens == 1 else "jetons"
+        terms.append(f"{sheet.two_tokens} × {TWO_TOKEN} ({word} 2 points)")
+    points = FOUR_TOKEN * sheet.four_token + TWO_TOKEN * sheet.two_tokens
+    return Line("tokens", points, _sum(terms, points))
+
+
+def resources_line(sheet: Sheet) -> Line:
+    """V1, V2: 1 point per full 5 of gears, books, food and crystals together; the rest is shown
+    because it breaks ties (V6)."""
+    total = sum(sheet.resources)
+    points, rest = divmod(total, RESOURCES_PER_POINT)
+    if not total:
+        return Line("resources", 0, "")
+    kinds = [plural(n, singular, many)
+             for n, (_, singular, many) in zip(sheet.resources, RESOURCES.values(), strict=True) if n]
+    left = plural(total, "ressource restante", "ressources restantes")
+    left = f"{' + '.join(kinds)} = {left}" if len(kinds) > 1 else f"{left} ({kinds[0]})"
+    converted = (f"{points} × {RESOURCES_PER_POINT} = {points * RESOURCES_PER_POINT} converties"
+                 if points else "aucune tranche de 5")
+    unconverted = plural(rest, "non convertie", "non converties")
+    detail = f"{left} ; {converted}, reste {unconverted}"
+    return Line("resources", points, detail)
+
+
+def artifact_card_line(sheet: Sheet) -> Line:
+    """V3: for each colour, (artifacts of the colour + 1) × the quantity its line counts × its points.
+
+    A line left empty (count and points 0) is not shown; the others are shown per colour, then summed
+    in the form the players write on the score pad.
+    """
+    terms, labelled = [], []
+    points = 0
+    for i, (artifacts, (count, line_points)) in enumerate(zip(sheet.artifacts, sheet.artifact_card,
+                                                              strict=True)):
+        value = (artifacts + 1) * count * line_points
+        points += value
+        if count or line_points:
+            term = f"{artifacts + 1} × {count} × {line_points}"
+            terms.append(term)
+            labelled.append(f"{colour(i)} : {term} = {value}")
+    detail = " ; ".join(labelled)
+    if len(terms) > 1:
+        detail += f" ; en tout {_sum(terms, points)}"
+    return Line("artifact_card", points, detail)
+
+
+def score_sheet(sheet: Sheet, variant: str) -> list[Line]:
+    """Every breakdown line of V1, in contract order; devotion only with the expansion."""
+    lines = [
+        _number("track", sheet.track),
+        _number("progress", sheet.progress),
+        card_bonus_line(sheet, variant),
+        great_locations_line(sheet),
+        tokens_line(sheet),
+        resources_line(sheet),
+        _number("artifacts", sheet.artifact_points),
+        artifact_card_line(sheet),
+    ]
+    if variant in ABYSS:
+        lines.append(_number("devotion", sheet.devotion))
+    return lines
+
+
+def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
+    """V6: more unconverted resources, then more machine-track advancement; else shared."""
+    return [
+        by_value(lambda n: sheets[n].leftover, "ressources restantes non converties"),
+        by_value(lambda n: sheets[n].machine_progress, "avancement total sur les pistes de machine"),
+    ]
+
+
+def score(doc: dict, names: list[str], check: Checker) -> Result | None:
+    check.known(doc, ("game", "variant", "players"), "")
+    variant = doc["variant"]
+    sheets = []
+    for i, player in enumerate(doc["players"]):
+        path = join("players", i)
+        sheets.append(read_player(check, player, path, variant) if isinstance(player, dict) else Sheet())
+    check_four_token(check, sheets, names)
+    if not check.ok:
+        return None
+    by_name = dict(zip(names, sheets, strict=True))
+    players = [PlayerScore(name, score_sheet(sheet, variant)) for name, sheet in by_name.items()]
+    return finish(GAME.id, variant, players, criteria(by_name))
+
+
+GAME = Game(
+    id="revive",
+    label="Revive",
+    variants={"base": "Base", "abyss": "Call of the Abyss"},
+    min_players=1,
+    max_players=4,
+    categories=(
+        Category("track", "Piste de score", "points lus sur la piste"),
+        Category("progress", "Piste de progression", "plus petits points visibles"),
+        Category("card_bonus", "Cartes gagnées", "2 par carte d'une couleur débloquée",
+                 variant_labels={"abyss": "Cartes gagnées et Scyphoz"}),
+        Category("great_locations", "Grands emplacements", "points imprimés"),
+        Category("tokens", "Jetons", "jeton 4 points, 2 par jeton 2 points"),
+        Category("resources", "Ressources restantes", "1 par tranche de 5"),
+        Category("artifacts", "Artefacts", "points imprimés"),
+        Category("artifact_card", "Carte Artefact", "(artefacts + 1) × quantité × points"),
+        Category("devotion", "Dévotion", "points de dévotion", ABYSS),
+    ),
+    score=score,
+    tiebreaks={v: ("Égalité : le plus de ressources restantes non converties (total modulo 5).",
+                   "Sinon le plus d'avancement total sur les trois pistes de machine.",
+                   "Sinon, victoire partagée.") for v in ("base", "abyss")},
+)
