@@ -1,0 +1,56 @@
+"""Reterra: grid-mode documents for 4 players scored per second, against json.loads of the
+same document in the same run.
+
+Run: `cd /work/main && .venv/bin/python -m bench.bench_reterra`. Scoring includes parsing
+(json.loads), validation of every square and the segment search, as the API does it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bench.common import json_floor, per_second, report
+from companion.games import score
+
+# Four full communities with sources, relics, tokens, junk and inhabitants: every check runs.
+GRIDS = [
+    ["FFFFEEDD", "FFFFEEDD", "PPRREEDD", "PPRREEDD", "DDDDPPPP", "DDDDPPPP", "RRFFEEPP", "RRFFEEPP"],
+    ["EEFFDDPP", "EEFFDDPP", "RREEEEPF", "RREEEEFF", "DDEEEEPP", "DPEEEERR", "FFPPDDRR", "FPPPDDRR"],
+    ["FEFEFEFE", "EFEFEFEF", "DPDPDPDP", "PDPDPDPD", "RRRRRRRR", "RRRRRRRR", "FFFFDDDD", "FFFFDDDD"],
+    ["PPPPPPPP", "PEEPDDRP", "PEEPDDRP", "PPPPPPPP", "FFRRFFRR", "FFRRFFRR", "EEDDEEDD", "EEDDEEDD"],
+]
+SOURCES = [[[1, 2]], [[1, 2], [2, 1], [2, 2]], [], [[3, 0], [3, 2]]]
+
+
+def document() -> dict:
+    players = []
+    for i, (terrain, sources) in enumerate(zip(GRIDS, SOURCES, strict=True)):
+        players.append({
+            "name": f"Joueur {i + 1}",
+            "grid": {
+                "terrain": terrain,
+                "sources": sources,
+                "relics": [[0, 0], [3, 3], [6, 1], [7, 7]],
+                "relic_tokens": [[1, 6], [5, 2]],
+                "junk": [[7, 7], [5, 2]],
+                "inhabitants": [[4, 4], [5, 5], [2, 0], [0, 7]],
+            },
+            "buildings": {"observatoire": i % 3, "terrain-de-sport": 1},
+            "building_bonus": 2 * i,
+        })
+    return {"game": "reterra", "variant": "base",
+            "buildings": [{"id": "observatoire", "name": "Observatoire", "points": 4},
+                          {"id": "terrain-de-sport", "name": "Terrain de sport", "points": 3}],
+            "players": players}
+
+
+def main() -> dict:
+    text = json.dumps(document())
+    score(json.loads(text))  # fail loudly if the document does not score
+    rate = per_second(lambda: score(json.loads(text)))
+    floor = json_floor(text)
+    return report("reterra grid mode, 4 players (scored documents)", rate, "json.loads", floor)
+
+
+if __name__ == "__main__":
+    main()

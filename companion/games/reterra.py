@@ -1,0 +1,477 @@
+"""Reterra: scoring of each player's 4×4 community, from counts or from the whole grid.
+
+Rules: shared/rules/reterra.fr.md, read with rulings T1-T6 (docs/rulings.md).
+
+Two ways to enter a player, because tables differ: counts mode (the table counted on the board:
+`segments`, `energy_sources`, `relics`, `junk`, `inhabitants`) or grid mode (`grid`: the 8×8 squares,
+and the app finds the segments itself). `buildings` and `building_bonus` go with either.
+
+A grid player's result carries what the app found, so that a screen or a sheet can draw the
+community with its segments highlighted. `PlayerScore.extra["grid"]`, also returned as is by
+`analyse_grid(grid)` for a live board editor:
+
+    {
+      "segments": [                       # scoring segments only (7+ squares), by first square
+        {"terrain": "F", "label": "forêt", "size": 8, "squares": [[0, 0], [0, 1], ...]}
+      ],
+      "sources": [                        # every energy-source tile, in document order
+        {"tile": [1, 2], "squares": [[2, 4], [2, 5], [3, 4], [3, 5]], "central": true, "scored": true}
+      ],
+      "relics": [                         # every relic, printed or token, in reading order
+        {"square": [0, 0], "token": false, "covered": false}
+      ],
+      "junk": [[7, 7]],                   # squares holding a junk token, reading order
+      "inhabitants": [[4, 4], [5, 5]],    # reading order
+      "counts": {"segments": 5, "energy_sources": 1, "relics": 1, "junk": 1, "inhabitants": 2},
+      "points": {"segments": 15, "energy_sources": 8, "relics": 1, "junk": -1, "inhabitants": 2},
+      "total": 25                         # the grid's part of the score (buildings not included)
+    }
+
+`counts` holds exactly what counts mode would take for the same community, so a table can switch
+modes without changing a score.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .core import (
+    Category,
+    Checker,
+    Game,
+    Line,
+    PlayerScore,
+    Result,
+    by_value,
+    finish,
+    join,
+    plural,
+)
+
+SIZE = 8  # squares per side (T1: 4×4 tiles of 2×2 squares)
+TILES = SIZE // 2
+TERRAINS = {"F": "forêt", "E": "eau", "D": "désert", "P": "plaine", "R": "rocaille"}
+WATER = "E"
+SEGMENT_MIN = 7  # T2
+SEGMENT_POINTS = 3
+SOURCE_POINTS = 8  # T3
+CENTRAL_TILES = frozenset({(1, 1), (1, 2), (2, 1), (2, 2)})
+MAX_CARDS = 15  # building cards in the box
+_ROW = re.compile(f"[{''.join(TERRAINS)}]{{{SIZE}}}")
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+SLUG_MAX = 60
+NAME_MAX = 80
+
+TABLE_KEYS = ("game", "variant", "players", "buildings")
+COUNT_BOUNDS = {  # counts-mode fields and their contract bounds
+    "segments": 9,
+    "energy_sources": 4,
+    "relics": 64,
+    "junk": 64,
+    "inhabitants": 64,
+}
+PLAYER_KEYS = ("name", *COUNT_BOUNDS, "buildings", "building_bonus", "grid")
+GRID_KEYS = ("terrain", "sources", "relics", "relic_tokens", "junk", "inhabitants")
+BUILDING_MAX = 16
+BONUS_MAX = 200
+CARD_POINTS_MAX = 20
+
+# Edge neighbours of each square (index row * 8 + col), never corners (T2).
+_NEIGHBOURS = tuple(
+    tuple(rr * SIZE + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+          if 0 <= rr < SIZE and 0 <= cc < SIZE)
+    for r in range(SIZE) for c in range(SIZE)
+)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class Card:
+    """A building card in play, with the value of the side the table chose."""
+
+    id: str
+    name: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A validated community: terrain as one 64-letter string, squares as (row, col)."""
+
+    terrain: str
+    sources: tuple[tuple[int, int], ...]
+    relics: frozenset[tuple[int, int]]
+    relic_tokens: frozenset[tuple[int, int]]
+    junk: frozenset[tuple[int, int]]
+    inhabitants: frozenset[tuple[int, int]]
+
+
+def _cards(doc: dict, check: Checker) -> tuple[list[Card], set[str]]:
+    """Building cards in play; also every id written, so that a bad card does not
+    make each player's count of it a second error."""
+    cards: list[Card] = []
+    written: set[str] = set()
+    seen: dict[str, int] = {}
+    for k, item in enumerate(check.array(doc, "buildings", "", max_items=MAX_CARDS)):
+        path = join("buildings", k)
+        if check.obj(item, path) is None:
+            continue
+        check.known(item, ("id", "name", "points"), path, "(attendu : id, name, points)")
+        card_id = check.string(item, "id", path, required=True, max_len=SLUG_MAX)
+        good_id = card_id is not None
+        if card_id is not None:
+            written.add(card_id)
+            if not SLUG.fullmatch(card_id):
+                check.add(join(path, "id"), "doit être un identifiant en minuscules sans accents, chiffres "
+                                            "et tirets (ex. « terrain-de-sport »)")
+                good_id = False
+            elif card_id in seen:
+                check.add(join(path, "id"), f"identifiant déjà utilisé par buildings[{seen[card_id]}] "
+                                            "(chaque carte une seule fois)")
+                good_id = False
+            else:
+                seen[card_id] = k
+        name = check.string(item, "name", path, max_len=NAME_MAX)
+        if name is not None and not name.strip():
+            check.add(join(path, "name"), "ne doit pas être vide")
+            name = None
+        if "points" not in item:
+            check.add(join(path, "points"),
+                      f"champ obligatoire : la valeur de la carte (0 à {CARD_POINTS_MAX})")
+        points = check.integer(item, "points", path, 0, CARD_POINTS_MAX)
+        if good_id:
+            cards.append(Card(card_id, (name or card_id).strip(), points))
+    return cards, written
+
+
+def _square(value: Any, top: int) -> tuple[int, int] | str:
+    """A coordinate pair [row, col], each 0..top; or what is wrong with it, in French."""
+    if type(value) is list and len(value) == 2:
+        r, c = value
+        if type(r) is int and type(c) is int:  # exact type: JSON true/false are not numbers
+            if 0 <= r <= top and 0 <= c <= top:
+                return r, c
+            what = "tuile" if top == TILES - 1 else "case"
+            return f"{what} hors de la grille : ligne et colonne entre 0 et {top} (reçu [{r}, {c}])"
+    return "doit être une paire [ligne, colonne] de nombres entiers"
+
+
+def _squares(grid: dict, key: str, path: str, check: Checker,
+             top: int = SIZE - 1) -> dict[tuple[int, int], int]:
+    """A list of coordinates, each at most once: {(row, col): index in the list}."""
+    found: dict[tuple[int, int], int] = {}
+    for k, value in enumerate(check.array(grid, key, path)):
+        square = _square(value, top)
+        if type(square) is str:
+            check.add(f"{join(path, key)}[{k}]", square)
+        elif square in found:
+            check.add(f"{join(path, key)}[{k}]",
+                      f"[{square[0]}, {square[1]}] est déjà listée en {key}[{found[square]}]")
+        else:
+            found[square] = k
+    return found
+
+
+def _terrain(grid: dict, path: str, check: Checker) -> str | None:
+    """The 8 rows as one 64-letter string, or None when any row is wrong."""
+    p = join(path, "terrain")
+    if "terrain" not in grid:
+        check.add(p, f"champ obligatoire : {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R")
+        return None
+    rows = grid["terrain"]
+    if not isinstance(rows, list):
+        check.add(p, f"doit être une liste de {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R")
+        return None
+    ok = True
+    if len(rows) != SIZE:
+        check.add(p, f"doit contenir exactement {SIZE} lignes (il y en a {len(rows)})")
+        ok = False
+    for r, row in enumerate(rows):
+        if type(row) is str and _ROW.fullmatch(row):
+            continue
+        ok = False
+        rp = f"{p}[{r}]"
+        if not isinstance(row, str):
+            check.add(rp, f"doit être un texte de {SIZE} lettres parmi F, E, D, P, R")
+        elif len(row) != SIZE:
+            check.add(rp, f"doit faire {SIZE} lettres parmi F, E, D, P, R (reçu {len(row)} : « {row[:20]} »)")
+        else:
+            c, ch = next((c, ch) for c, ch in enumerate(row) if ch not in TERRAINS)
+            check.add(rp, f"lettre « {ch} » en colonne {c} : attendu F (forêt), E (eau), D (désert), "
+                          "P (plaine) ou R (rocaille), en majuscules")
+    return "".join(rows) if ok else None
+
+
+def _tile_squares(tile: tuple[int, int]) -> list[tuple[int, int]]:
+    tr, tc = tile
+    return [(2 * tr + dr, 2 * tc + dc) for dr in (0, 1) for dc in (0, 1)]
+
+
+def _grid(value: Any, path: str, check: Checker) -> Grid | None:
+    """Validate a grid against every rule of the contract; None when anything is wrong."""
+    if check.obj(value, path) is None:
+        return None
+    before = len(check.problems)
+    check.known(value, GRID_KEYS, path, f"(attendu : {', '.join(GRID_KEYS)})")
+    terrain = _terrain(value, path, check)
+    sources = _squares(value, "sources", path, check, top=TILES - 1)
+    relics = _squares(value, "relics", path, check)
+    tokens = _squares(value, "relic_tokens", path, check)
+    junk = _squares(value, "junk", path, check)
+    inhabitants = _squares(value, "inhabitants", path, check)
+
+    if terrain is not None:
+        for tile, k in sources.items():
+            dry = [(r, c) for r, c in _tile_squares(tile) if terrain[r * SIZE + c] != WATER]
+            if dry:
+                r, c = dry[0]
+                check.add(join(join(path, "sources"), k),
+                          f"la tuile [{tile[0]}, {tile[1]}] porte une source d'énergie : ses 4 cases doivent "
+                          f"être de l'eau (E), or la case [{r}, {c}] est {TERRAINS[terrain[r * SIZE + c]]}")
+    for square, k in tokens.items():
+        if square in relics:
+            check.add(join(join(path, "relic_tokens"), k),
+                      f"la case [{square[0]}, {square[1]}] a déjà une relique imprimée "
+                      f"(relics[{relics[square]}]) : un jeton Relique ne se pose jamais dessus")
+    for square, k in junk.items():
+        if square not in relics and square not in tokens:
+            check.add(join(join(path, "junk"), k),
+                      f"la case [{square[0]}, {square[1]}] n'a pas de relique : le bric-à-brac se pose sur "
+                      "une relique (imprimée ou jeton)")
+    for square, k in inhabitants.items():
+        if square in tokens:
+            check.add(join(join(path, "inhabitants"), k),
+                      f"la case [{square[0]}, {square[1]}] porte un jeton Relique "
+                      f"(relic_tokens[{tokens[square]}]) : un habitant ne partage pas sa case avec un jeton")
+        if square in junk:
+            check.add(join(join(path, "inhabitants"), k),
+                      f"la case [{square[0]}, {square[1]}] porte du bric-à-brac (junk[{junk[square]}]) : "
+                      "un habitant ne partage pas sa case avec un jeton")
+    if len(check.problems) != before or terrain is None:
+        return None
+    return Grid(terrain, tuple(sources), frozenset(relics), frozenset(tokens), frozenset(junk),
+                frozenset(inhabitants))
+
+
+# --------------------------------------------------------------------------- grid analysis
+
+
+def _segments(terrain: str) -> list[list[int]]:
+    """The areas of SEGMENT_MIN squares or more (squares joined by edges), each sorted,
+    in order of their first square. A plain flood fill: measured faster here than
+    64-bit masks, which leave Python's small-integer fast path."""
+    seen = [False] * (SIZE * SIZE)
+    neighbours = _NEIGHBOURS
+    found = []
+    for start in range(SIZE * SIZE):
+        if seen[start]:
+            continue
+        letter = terrain[start]
+        seen[start] = True
+        area = [start]
+        for i in area:  # the list grows while it is read: a breadth-first search
+            for j in neighbours[i]:
+                if not seen[j] and terrain[j] == letter:
+                    seen[j] = True
+                    area.append(j)
+        if len(area) >= SEGMENT_MIN:
+            area.sort()
+            found.append(area)
+    return found
+
+
+def _pair(square: tuple[int, int]) -> list[int]:
+    return [square[0], square[1]]
+
+
+def _analyse(grid: Grid) -> dict:
+    """What a grid scores, and where: the shape documented at the top of this module."""
+    segments = [
+        {"terrain": grid.terrain[a[0]], "label": TERRAINS[grid.terrain[a[0]]], "size": len(a),
+         "squares": [[i // SIZE, i % SIZE] for i in a]}
+        for a in _segments(grid.terrain)
+    ]
+    sources = [
+        {"tile": _pair(t), "squares": [_pair(s) for s in _tile_squares(t)],
+         "central": t in CENTRAL_TILES, "scored": t in CENTRAL_TILES}
+        for t in grid.sources
+    ]
+    relics = [
+        {"square": _pair(s), "token": s in grid.relic_tokens, "covered": s in grid.junk}
+        for s in sorted(grid.relics | grid.relic_tokens)
+    ]
+    counts = {
+        "segments": len(segments),
+        "energy_sources": sum(1 for s in sources if s["scored"]),
+        "relics": sum(1 for r in relics if not r["covered"]),
+        "junk": len(grid.junk),
+        "inhabitants": len(grid.inhabitants),
+    }
+    points = _count_points(counts)
+    return {
+        "segments": segments,
+        "sources": sources,
+        "relics": relics,
+        "junk": [_pair(s) for s in sorted(grid.junk)],
+        "inhabitants": [_pair(s) for s in sorted(grid.inhabitants)],
+        "counts": counts,
+        "points": points,
+        "total": sum(points.values()),
+    }
+
+
+def _count_points(counts: dict[str, int]) -> dict[str, int]:
+    return {
+        "segments": SEGMENT_POINTS * counts["segments"],
+        "energy_sources": SOURCE_POINTS * counts["energy_sources"],
+        "relics": counts["relics"],
+        "junk": -counts["junk"],
+        "inhabitants": counts["inhabitants"],
+    }
+
+
+def analyse_grid(grid: Any) -> dict:
+    """Counts and points of one community, for a live board editor while painting.
+
+    Pure: takes the contract's `grid` object, returns the dict documented at the top of
+    this module; raises InvalidDocument (paths under `grid`) when the grid breaks the contract.
+    """
+    check = Checker()
+    parsed = _grid(grid, "grid", check)
+    check.raise_if_any()
+    assert parsed is not None
+    return _analyse(parsed)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _counts(player: dict, path: str, check: Checker) -> dict[str, int]:
+    counts = {key: check.integer(player, key, path, 0, hi) for key, hi in COUNT_BOUNDS.items()}
+    # Each junk token covers its own relic, and shares its square with no inhabitant:
+    # the 64 squares bound the sums, as they bound a drawn grid.
+    if counts["relics"] + counts["junk"] > SIZE * SIZE:
+        check.add(join(path, "junk"), f"reliques visibles + reliques sous bric-à-brac : au plus "
+                                      f"{SIZE * SIZE} (une relique par case ; reçu "
+                                      f"{counts['relics']} + {counts['junk']})")
+    if counts["inhabitants"] + counts["junk"] > SIZE * SIZE:
+        check.add(join(path, "inhabitants"), f"habitants + bric-à-brac : au plus {SIZE * SIZE} (un habitant "
+                                             f"ne partage pas sa case avec un jeton ; reçu "
+                                             f"{counts['inhabitants']} + {counts['junk']})")
+    return counts
+
+
+def _built(player: dict, path: str, check: Checker, cards: list[Card], written: set[str]) -> dict[str, int]:
+    """How many of each card in play the player built: {id: count}."""
+    built = check.field_obj(player, "buildings", path)
+    p = join(path, "buildings")
+    in_play = {card.id for card in cards}
+    result: dict[str, int] = {}
+    for key, value in built.items():
+        if key not in written:
+            listed = ", ".join(card.id for card in cards) or "aucune carte dans buildings"
+            check.add(join(p, str(key)), f"« {key} » n'est pas une carte de bâtiment en jeu ({listed})")
+            continue
+        n = check.int_value(value, join(p, key), 0, BUILDING_MAX)
+        if key in in_play:
+            result[key] = n
+    return result
+
+
+def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built: dict[str, int],
+           bonus: int) -> list[Line]:
+    """The breakdown in contract order, each detail the arithmetic a player can redo."""
+    pts = _count_points(counts)
+    n_seg, n_src, n_rel, n_junk, n_inh = (counts[k] for k in COUNT_BOUNDS)
+
+    seg = f"{n_seg} × {SEGMENT_POINTS}" if n_seg else ""
+    src = f"{n_src} × {SOURCE_POINTS}" if n_src else ""
+    rel = f"{n_rel} × 1" if n_rel else ""
+    if found is not None:
+        if n_seg:
+            sizes = ", ".join(f"{s['label']} {s['size']}" for s in found["segments"])
+            seg += f" ({sizes} cases)"
+        edge = len(found["sources"]) - n_src
+        if edge:
+            src = (src + " ; " if src else "") + f"{plural(edge, 'source')} en bordure : 0"
+        covered = sum(1 for r in found["relics"] if r["covered"])
+        if covered:
+            rel = f"{n_rel} × 1 ({plural(n_rel + covered, 'relique')}, {covered} sous bric-à-brac)"
+    junk = f"{n_junk} × (−1)" if n_junk else ""
+    inh = f"{n_inh} × 1" if n_inh else ""
+
+    terms = [(built[c.id], c) for c in cards if built.get(c.id)]
+    bld_points = sum(n * c.points for n, c in terms)
+    bld = " + ".join(f"{n} × {c.points} ({c.name})" for n, c in terms)
+    if len(terms) > 1:
+        bld += f" = {bld_points}"
+
+    return [
+        Line("segments", pts["segments"], seg),
+        Line("energy_sources", pts["energy_sources"], src),
+        Line("relics", pts["relics"], rel),
+        Line("junk", pts["junk"], junk),
+        Line("inhabitants", pts["inhabitants"], inh),
+        Line("buildings", bld_points, bld),
+        Line("building_bonus", bonus, str(bonus) if bonus else ""),
+    ]
+
+
+def score(doc: dict, names: list[str], check: Checker) -> Result | None:
+    """Validate the Reterra part of a document and score it (T1-T6)."""
+    check.known(doc, TABLE_KEYS, "", "pour Reterra")
+    cards, written = _cards(doc, check)
+    scores: list[PlayerScore] = []
+    inhabitants: dict[str, int] = {}
+    for i, (player, name) in enumerate(zip(doc["players"], names, strict=True)):
+        path = join("players", i)
+        check.known(player, PLAYER_KEYS, path, "pour un joueur de Reterra")
+        found = None
+        if "grid" in player:
+            for key in COUNT_BOUNDS:
+                if key in player:
+                    check.add(join(path, key), "ne se donne pas avec grid : la grille compte déjà cela "
+                                               "(choisir la grille ou les comptes)")
+            grid = _grid(player["grid"], join(path, "grid"), check)
+            if grid is not None:
+                found = _analyse(grid)
+            counts = found["counts"] if found else dict.fromkeys(COUNT_BOUNDS, 0)
+        else:
+            counts = _counts(player, path, check)
+        built = _built(player, path, check, cards, written)
+        bonus = check.integer(player, "building_bonus", path, 0, BONUS_MAX)
+        extra = {"grid": found} if found is not None else {}
+        scores.append(PlayerScore(name, _lines(counts, found, cards, built, bonus), extra))
+        inhabitants[name] = counts["inhabitants"]
+    if not check.ok:
+        return None
+    # T6: highest total, then most inhabitants, then shared.
+    criteria = [by_value(lambda n: inhabitants[n], "habitants")]
+    return finish(GAME.id, doc["variant"], scores, criteria)
+
+
+GAME = Game(
+    id="reterra",
+    label="Reterra",
+    variants={"base": "Base"},
+    min_players=2,
+    max_players=4,
+    categories=(
+        Category("segments", "Segments de terrain", "3 par segment de 7 cases ou plus"),
+        Category("energy_sources", "Sources d'énergie", "8 par source entourée"),
+        Category("relics", "Reliques", "1 par relique visible"),
+        Category("junk", "Bric-à-brac", "−1 par jeton"),
+        Category("inhabitants", "Habitants", "1 par habitant"),
+        Category("buildings", "Bâtiments", "valeur de la carte"),
+        Category("building_bonus", "Pouvoirs de bâtiment", "points de fin de partie"),
+    ),
+    score=score,
+    tiebreaks={"base": ("Égalité : le joueur qui a le plus d'habitants gagne.",
+                        "Sinon, victoire partagée.")},
+)
+
+__all__ = ["GAME", "analyse_grid", "score"]
