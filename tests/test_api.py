@@ -86,3 +86,17 @@ def test_shared_examples_score_or_say_not_available(client):
             assert "pas encore disponible" in res.get_json()["errors"][0]["message"]
         else:
             assert res.status_code == 200
+
+
+def test_reterra_grid_tool_counts_a_painted_board(client):
+    grid = {"terrain": ["FFFFEEDD", "FFFFEEDD", "PPRREEDD", "PPRREEDD",
+                        "DDDDPPPP", "DDDDPPPP", "RRFFEEPP", "RRFFEEPP"],
+            "sources": [[1, 2]], "relics": [[0, 0], [7, 7]], "junk": [[7, 7]],
+            "inhabitants": [[4, 4], [5, 5]]}
+    res = client.post("/api/v1/reterra/grid", json={"grid": grid})
+    assert res.status_code == 200
+    assert res.get_json()["total"] == 25  # the shared example's grid: 15 + 8 + 1 - 1 + 2
+    bad = client.post("/api/v1/reterra/grid", json={"grid": {**grid, "junk": [[3, 3]]}})
+    assert bad.status_code == 422
+    assert bad.get_json()["errors"][0]["path"].startswith("grid.junk")
+    assert client.post("/api/v1/reterra/grid", json={}).status_code == 422

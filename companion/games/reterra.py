@@ -474,4 +474,20 @@ GAME = Game(
                         "Sinon, victoire partagée.")},
 )
 
-__all__ = ["GAME", "analyse_grid", "score"]
+
+
+def grid_tool(payload: Any) -> dict:
+    """`POST /api/v1/reterra/grid` with `{"grid": {...}}`: the board editor's live counts and points."""
+    check = Checker()
+    body = check.obj(payload, "document")
+    if body is not None:
+        check.known(body, ("grid",), "")
+        if "grid" not in body:
+            check.add("grid", "champ obligatoire")
+    check.raise_if_any()
+    return analyse_grid(body["grid"])
+
+
+TOOLS = {"grid": grid_tool}
+
+__all__ = ["GAME", "TOOLS", "analyse_grid", "score"]
