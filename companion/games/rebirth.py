@@ -1,0 +1,695 @@
+"""Rebirth (Reiner Knizia): scoring and tie-breaks for the Écosse and Irlande maps.
+
+Rules: shared/rules/rebirth.fr.md, read with rulings R1-R11 (docs/rulings.md).
+
+The document gives each player's in-game points either as the board's track, or itemised
+(farm groups, ports, public missions, towers), or both (R1: they add up), plus the end-game
+items. Cities are entered once for the table, tile by tile: a complete city pays its prizes
+(R3, R4), an incomplete one pays each tile's influence (R5). The same city code serves the
+table's live tool (`TOOLS["city"]`), so the app never scores one city two ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import (
+    Category,
+    Checker,
+    Criterion,
+    Game,
+    Line,
+    PlayerScore,
+    Result,
+    Split,
+    Tie,
+    by_value,
+    finish,
+    holder_wins,
+    join,
+    join_names,
+    ordinal,
+    outcome,
+    player_name,
+    plural,
+)
+
+SCOTLAND = ("scotland",)
+IRELAND = ("ireland",)
+VARIANT_NAMES = {"scotland": "l'Écosse", "ireland": "l'Irlande"}
+
+PRIZES = {2: (5, 3), 3: (6, 4, 2), 4: (8, 5, 3)}  # R3
+MAX_CITY = {"scotland": 3, "ireland": 4}  # 4-space cities exist only in Ireland (R3)
+INFLUENCE_MAX = 4  # icons on a community tile
+
+TRACK_MAX = 500
+FARM_MAX = 36  # a player has 36 tiles: no group, and no list of groups, can be longer
+PORTS_MAX = 36
+ICONS_MAX = 144
+CASTLES_MAX = 12
+MISSION_POINTS = (1, 30)
+CARDS_MAX = 8  # 8 cathedral floor pawns: at most 8 mission cards, gifts included (R7)
+PUBLIC_MAX = 8  # 8 public missions face up
+GIFT_POINTS = 3
+CASTLE_POINTS = 5
+TOWER_LIMITS = {13: 3, 3: 2}  # R8: three towers give 13, two give 3
+TARA_MAX = 8
+ADJACENT_MAX = 8  # spaces around a castle, as for Tara
+
+COMMON_PLAYER_KEYS = ("name", "track", "farms", "ports", "incomplete_icons", "castles")
+VARIANT_PLAYER_KEYS = {
+    "scotland": ("missions", "gifts"),
+    "ireland": ("public_missions", "towers", "privatized_missions", "tara_adjacent"),
+}
+COMMON_TABLE_KEYS = ("game", "variant", "players", "cities")
+VARIANT_TABLE_KEYS = {"scotland": ("edinburgh", "stirling"), "ireland": ("blarney",)}
+CASTLE_NAMES = {"edinburgh": "château d'Édimbourg", "stirling": "château de Stirling",
+                "blarney": "château de Blarney"}
+FARM_KINDS = {"agricultural": "agricoles", "energy": "énergétiques"}
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _other(variant: str) -> str:
+    return "ireland" if variant == "scotland" else "scotland"
+
+
+def _known(check: Checker, obj: dict, keys: dict[str, tuple[str, ...]], common: tuple[str, ...],
+           variant: str, path: str) -> None:
+    """Unknown keys are errors; a key of the other map says so, since it is the likely slip."""
+    other = keys[_other(variant)]
+    allowed = set(common) | set(keys[variant])
+    for key in obj:
+        if key in allowed:
+            continue
+        if key in other:
+            message = (f"clé inconnue pour {VARIANT_NAMES[variant]} "
+                       f"(elle ne sert qu'à {VARIANT_NAMES[_other(variant)]})")
+        else:
+            message = f"clé inconnue (attendu : {', '.join(sorted(allowed - {'game', 'variant'}))})"
+        check.add(join(path, str(key)), message)
+
+
+def _sum(values: Sequence[int]) -> str:
+    """"6" or "6 + 3 = 9": the addition a player checks by hand."""
+    if len(values) == 1:
+        return str(values[0])
+    return f"{' + '.join(str(v) for v in values)} = {sum(values)}"
+
+
+def _triangle(n: int) -> str:
+    """What a group of n scored if it grew one tile at a time (R2)."""
+    if n == 1:
+        return "1"
+    terms = "+".join(str(i) for i in range(1, n + 1)) if n <= 5 else f"1+2+…+{n}"
+    return f"{terms} = {n * (n + 1) // 2}"
+
+
+def _of(name: str) -> str:
+    """French "de" with its elision: "de Yanis", "d'Inès"."""
+    return f"d'{name}" if name[:1].lower() in "aeiouàâéèêëîïôöûü" else f"de {name}"
+
+
+def size_label(size: int) -> str:
+    return f"ville {plural(size, 'case')}"
+
+
+def city_label(index: int, size: int) -> str:
+    """"ville 3 cases n°2": the city's size and its position in the document's list."""
+    return f"{size_label(size)} n°{index + 1}"
+
+
+def _name_list(check: Checker, payload: dict, path: str) -> list[str]:
+    """The tools' `players`: names in seat order, trimmed and distinct as in a game document."""
+    raw = check.array(payload, "players", path)
+    if "players" not in payload:
+        check.add(join(path, "players"), "champ obligatoire : les noms des joueurs dans l'ordre du tour")
+    elif isinstance(payload["players"], list) and not GAME.min_players <= len(raw) <= GAME.max_players:
+        check.add(join(path, "players"), f"Rebirth se joue de {GAME.min_players} à {GAME.max_players} "
+                                         f"joueurs (reçu {len(raw)})")
+    names: list[str] = []
+    seen: dict[str, int] = {}
+    for i, value in enumerate(raw):
+        name = player_name(check, value, join(join(path, "players"), i), seen, i)
+        if name is not None:
+            names.append(name)
+    return names
+
+
+# --------------------------------------------------------------------------- cities (R3, R4, R5)
+
+
+@dataclass(frozen=True)
+class Tile:
+    player: str
+    influence: int
+    order: int | None = None  # 1 = placed first in this city
+
+
+@dataclass
+class CityOutcome:
+    """One city settled. Complete: prizes (R3) in `points`, everyone present in `ranking`
+    best first. Incomplete: each player's influence (R5) in `points`, `ranking` empty."""
+
+    size: int
+    complete: bool
+    points: dict[str, int]
+    ranking: list[str]
+    explanation: list[str]
+    notes: dict[str, str]  # a player's tie, in a few words, for the breakdown detail
+
+
+def _possible_completers(size: int, tiles: Sequence[Tile]) -> list[str]:
+    """Who may have placed the last tile, from the orders given (1..size, unique).
+
+    A tile ordered `size` was last; without one, the last tile is among those with no order."""
+    last = [t for t in tiles if t.order == size] or [t for t in tiles if t.order is None]
+    found: list[str] = []
+    for t in last:
+        if t.player not in found:
+            found.append(t.player)
+    return found
+
+
+def _clockwise(group: Sequence[str], completer: str, seats: Sequence[str]) -> list[str]:
+    """R4: clockwise from the completer, nearest first; the completer comes last."""
+    start = seats.index(completer)
+
+    def distance(name: str) -> int:
+        return (seats.index(name) - start) % len(seats) or len(seats)
+
+    return sorted(group, key=distance)
+
+
+def _prizes(size: int, count: int) -> list[tuple[int, ...]]:
+    """R3: what each ranked player takes, with k players present and m prizes."""
+    prizes = PRIZES[size]
+    m = len(prizes)
+    if count >= m:
+        return [(p,) for p in prizes] + [()] * (count - m)
+    head = m - count + 1
+    return [prizes[:head]] + [(p,) for p in prizes[head:]]
+
+
+def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: Checker,
+                path: str, label: str) -> CityOutcome | None:
+    """Score one city from its tiles; None (and a problem at `path`) when an influence tie
+    needs the placement order and the document does not give it (R4)."""
+    influence: dict[str, int] = {}
+    for t in tiles:
+        influence[t.player] = influence.get(t.player, 0) + t.influence
+    present = [n for n in seats if n in influence]
+    listed = ", ".join(f"{n} {influence[n]}" for n in present)
+    if len(tiles) < size:
+        missing = plural(size - len(tiles), "case vide", "cases vides")
+        text = (f"{label.capitalize()} incomplète ({missing}) : en fin de partie, "
+                "chaque tuile rapporte son influence")
+        return CityOutcome(size, False, dict(influence), [],
+                           [text + (f" ({listed})." if present else " ; aucune tuile posée.")], {})
+    if size == 1:
+        owner = tiles[0].player
+        return CityOutcome(size, True, {owner: tiles[0].influence}, [owner],
+                           [f"{label.capitalize()} : {owner} marque l'influence de sa tuile "
+                            f"({tiles[0].influence})."], {})
+
+    levels = sorted(set(influence.values()), reverse=True)
+    groups = [[n for n in present if influence[n] == v] for v in levels]
+    tied = [g for g in groups if len(g) > 1]
+    completers = _possible_completers(size, tiles) if tied else []
+    if tied:
+        orders = {tuple(tuple(_clockwise(g, c, seats)) for g in tied) for c in completers}
+        if len(orders) > 1:
+            who = " ; ".join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
+            need = ("quelle tuile a été posée en premier (order 1)" if size == 2
+                    else "quelle tuile a été posée en dernier (order " + str(size) + ")")
+            check.add(path, f"{label} : égalité d'influence entre {who} ; pour la départager (R4), "
+                            f"indiquez l'ordre de pose des tuiles (order) : {need}")
+            return None
+        settled = iter(next(iter(orders)))  # one ordering per tied group, in `groups` order
+        groups = [list(next(settled)) if len(g) > 1 else g for g in groups]
+
+    ranking = [n for g in groups for n in g]
+    explanation = [f"{label.capitalize()} complète ; influence : {listed}."]
+    notes: dict[str, str] = {}
+    for g in groups:
+        if len(g) == 1:
+            continue
+        v = influence[g[0]]
+        if size == 2:
+            first = g[0]
+            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
+                               f"la tuile {_of(first)} a été posée en premier, {first} passe devant (R4).")
+            rule = "départagée par l'ordre de pose"
+        elif len(completers) == 1:
+            c = completers[0]
+            order = join_names(g, "puis")
+            if c in g:
+                why = f"{c} a complété la ville et passe en dernier"
+            else:
+                why = (f"{c} a complété la ville ; dans le sens horaire à partir de {c}, "
+                       f"{g[0]} est le plus proche")
+            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
+                               f"{why} ; ordre retenu : {order} (R4).")
+            rule = f"départagée dans le sens horaire depuis {c}"
+        else:
+            who = join_names(completers, "ou")
+            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
+                               f"que la ville ait été complétée par {who}, le sens horaire donne le même "
+                               f"ordre : {join_names(g, 'puis')} (R4).")
+            rule = "départagée dans le sens horaire"
+        for n in g:
+            others = join_names([o for o in g if o != n])
+            notes[n] = f"égalité d'influence avec {others}, {rule}"
+
+    points: dict[str, int] = {}
+    said = []
+    for rank_index, (name, won) in enumerate(zip(ranking, _prizes(size, len(ranking)), strict=True)):
+        points[name] = sum(won)
+        if won:
+            said.append(f"{name} {_sum(list(won))}")
+        else:
+            said.append(f"{name} rien ({ordinal(rank_index + 1)}, {len(PRIZES[size])} prix seulement)")
+    explanation.append(f"Prix ({'/'.join(str(p) for p in PRIZES[size])}) : {', '.join(said)}.")
+    return CityOutcome(size, True, points, ranking, explanation, notes)
+
+
+def _read_city(check: Checker, value: Any, path: str, variant: str | None,
+               names: Sequence[str]) -> tuple[int, list[Tile]] | None:
+    """One city object, validated: (size, tiles), or None when unusable."""
+    if check.obj(value, path) is None:
+        return None
+    before = len(check.problems)
+    check.known(value, ("size", "tiles"), path, "(attendu : size, tiles)")
+    top = MAX_CITY.get(variant or "", 4)
+    size = 0
+    if "size" not in value:
+        check.add(join(path, "size"), f"champ obligatoire : nombre de cases de la ville (1 à {top})")
+    elif variant == "scotland" and value["size"] == 4 and not isinstance(value["size"], bool):
+        check.add(join(path, "size"), "les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
+    else:
+        size = check.int_value(value["size"], join(path, "size"), 1, top)
+    raw_tiles = check.array(value, "tiles", path)
+    if size and len(raw_tiles) > size:
+        check.add(join(path, "tiles"), f"au plus {plural(size, 'tuile')} dans une ville de "
+                                       f"{plural(size, 'case')} (il y en a {len(raw_tiles)})")
+    tiles: list[Tile] = []
+    seen_orders: dict[int, int] = {}
+    for j, raw in enumerate(raw_tiles):
+        p = join(join(path, "tiles"), j)
+        if check.obj(raw, p) is None:
+            continue
+        check.known(raw, ("player", "influence", "order"), p, "(attendu : player, influence, order)")
+        player = check.player_ref(raw, "player", p, names, nullable=False)
+        if "influence" not in raw:
+            check.add(join(p, "influence"), f"champ obligatoire : icônes de la tuile (1 à {INFLUENCE_MAX})")
+            influence = 0
+        else:
+            influence = check.int_value(raw["influence"], join(p, "influence"), 1, INFLUENCE_MAX)
+        order = None
+        if "order" in raw and raw["order"] is not None:
+            order = check.int_value(raw["order"], join(p, "order"), 1, size or top) or None
+            if order is not None and order in seen_orders:
+                check.add(join(p, "order"), f"l'ordre {order} est déjà donné à la tuile "
+                                            f"{seen_orders[order] + 1} de cette ville (un rang par tuile)")
+                order = None
+            elif order is not None:
+                seen_orders[order] = j
+        if player is not None and influence:
+            tiles.append(Tile(player, influence, order))
+    if len(check.problems) != before or not size:
+        return None
+    return size, tiles
+
+
+# --------------------------------------------------------------------------- the document
+
+
+@dataclass
+class _Player:
+    """One player's fields, read and bounded (invalid fields read as 0 / empty)."""
+
+    track: int = 0
+    farms: dict[str, list[int]] = field(default_factory=dict)
+    ports: int = 0
+    public_missions: list[tuple[int, bool]] = field(default_factory=list)
+    towers: list[int] = field(default_factory=list)
+    incomplete_icons: int = 0
+    castles: int = 0
+    castles_ok: bool = True  # an invalid count is reported once, not again against a holder
+    missions: list[tuple[int, bool]] = field(default_factory=list)
+    gifts: int = 0
+    privatized: list[tuple[int, bool]] = field(default_factory=list)
+    tara: int = 0
+
+
+def _cards(check: Checker, obj: dict, key: str, path: str, flag: str,
+           max_items: int | None = None) -> list[tuple[int, bool]]:
+    """Mission-like lists: `[{"points": 7, flag: true}]` -> [(7, True)]."""
+    cards = []
+    for k, item in enumerate(check.array(obj, key, path, max_items=max_items)):
+        p = join(join(path, key), k)
+        if check.obj(item, p) is None:
+            continue
+        check.known(item, ("points", flag), p, f"(attendu : points, {flag})")
+        if "points" not in item:
+            check.add(join(p, "points"), "champ obligatoire : les points de la carte (1 à 30)")
+            points = 0
+        else:
+            points = check.int_value(item["points"], join(p, "points"), *MISSION_POINTS)
+        cards.append((points, check.boolean(item, flag, p)))
+    return cards
+
+
+def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
+    _known(check, raw, VARIANT_PLAYER_KEYS, COMMON_PLAYER_KEYS, variant, path)
+    p = _Player()
+    p.track = check.integer(raw, "track", path, 0, TRACK_MAX)
+    farms_obj = check.field_obj(raw, "farms", path)
+    farms_path = join(path, "farms")
+    check.known(farms_obj, FARM_KINDS, farms_path, "(attendu : agricultural, energy)")
+    p.farms = {}
+    for kind in FARM_KINDS:
+        sizes = check.array(farms_obj, kind, farms_path, max_items=FARM_MAX)
+        p.farms[kind] = [check.int_value(v, join(join(farms_path, kind), k), 1, FARM_MAX)
+                         for k, v in enumerate(sizes)]
+    p.ports = check.integer(raw, "ports", path, 0, PORTS_MAX)
+    p.incomplete_icons = check.integer(raw, "incomplete_icons", path, 0, ICONS_MAX)
+    before = len(check.problems)
+    p.castles = check.integer(raw, "castles", path, 0, CASTLES_MAX)
+    p.castles_ok = len(check.problems) == before
+    if variant == "scotland":
+        p.missions = _cards(check, raw, "missions", path, "achieved")
+        p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
+        count = len(p.missions) + p.gifts
+        if count > CARDS_MAX:
+            message = (f"au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris "
+                       f"(reçu {len(p.missions)} missions + {p.gifts} dons = {count})")
+            for key in ("missions", "gifts"):
+                if raw.get(key):
+                    check.add(join(path, key), message)
+    else:
+        p.public_missions = _cards(check, raw, "public_missions", path, "doubled", max_items=PUBLIC_MAX)
+        if sum(doubled for _, doubled in p.public_missions) > 1:
+            check.add(join(path, "public_missions"),
+                      "une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)")
+        p.towers = []
+        for k, v in enumerate(check.array(raw, "towers", path)):
+            if v in TOWER_LIMITS and not isinstance(v, bool):
+                p.towers.append(v)
+            else:
+                check.add(join(join(path, "towers"), k), f"doit valoir 13 ou 3 (reçu {v!r})")
+        if any(p.towers.count(value) > limit for value, limit in TOWER_LIMITS.items()):
+            check.add(join(path, "towers"), "au plus 3 tours à 13 points et 2 tours à 3 points (reçu "
+                                            f"{p.towers.count(13)} à 13 et {p.towers.count(3)} à 3)")
+        p.privatized = _cards(check, raw, "privatized_missions", path, "achieved", max_items=1)
+        p.tara = check.integer(raw, "tara_adjacent", path, 0, TARA_MAX)
+    return p
+
+
+def _holders(check: Checker, doc: dict, variant: str, names: Sequence[str],
+             players: dict[str, _Player]) -> dict[str, str | None]:
+    """Castle holders named at table level; each must hold enough castles."""
+    holders = {key: check.player_ref(doc, key, "", names) for key in VARIANT_TABLE_KEYS[variant]}
+    for name in names:
+        held = [key for key, holder in holders.items() if holder == name]
+        if not held or name not in players or not players[name].castles_ok:
+            continue
+        castles = players[name].castles
+        if castles >= len(held):
+            continue
+        which = join_names([f"le {CASTLE_NAMES[k]}" for k in held])
+        for key in held:
+            check.add(key, f"{name} tient {which} : ses châteaux (castles) doivent être au moins "
+                           f"{len(held)} (reçu {castles})")
+        check.add(join(join("players", names.index(name)), "castles"),
+                  f"doit valoir au moins {len(held)} : {name} tient {which} (reçu {castles})")
+    return holders
+
+
+def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
+           incomplete: list[tuple[str, int]]) -> list[Line]:
+    """One line per breakdown key of the variant, zeros included, with its arithmetic."""
+    lines: dict[str, Line] = {}
+    lines["track"] = Line("track", p.track, f"{p.track} sur la piste de score" if p.track else "")
+
+    farm_parts, farm_values = [], []
+    for kind, word in FARM_KINDS.items():
+        sizes = p.farms.get(kind, [])
+        if sizes:
+            farm_parts.append(f"{word} : " + ", ".join(f"{n} → {_triangle(n)}" for n in sizes))
+            farm_values.extend(n * (n + 1) // 2 for n in sizes)
+    farm_detail = ""
+    if farm_values:
+        total = f" ; total {_sum(farm_values)}" if len(farm_values) > 1 else ""
+        farm_detail = (" ; ".join(farm_parts) + f"{total} "
+                       "(suppose que chaque groupe a grandi d'une tuile à la fois ; "
+                       "un groupe né d'une fusion a rapporté moins)")
+    lines["farms"] = Line("farms", sum(farm_values), farm_detail)
+
+    city_detail = " ; ".join(f"{label} : {pts}" + (f" ({note})" if note else "")
+                             for label, pts, note in cities)
+    if len(cities) > 1:
+        city_detail += f" ; {_sum([pts for _, pts, _ in cities])}"
+    lines["cities"] = Line("cities", sum(pts for _, pts, _ in cities), city_detail)
+    lines["ports"] = Line("ports", p.ports, f"{p.ports} × 1" if p.ports else "")
+
+    if variant == "ireland":
+        values = [pts * 2 if doubled else pts for pts, doubled in p.public_missions]
+        terms = [f"{pts} × 2" if doubled else str(pts) for pts, doubled in p.public_missions]
+        detail = " + ".join(terms)
+        if len(terms) > 1 or any(doubled for _, doubled in p.public_missions):
+            detail += f" = {sum(values)}"
+        lines["public_missions"] = Line("public_missions", sum(values), detail)
+        lines["towers"] = Line("towers", sum(p.towers), _sum(p.towers) if p.towers else "")
+
+    inc_parts = ([f"{plural(p.incomplete_icons, 'icône')}"] if p.incomplete_icons else []) + \
+        [f"{pts} ({label})" for label, pts in incomplete]
+    inc_values = ([p.incomplete_icons] if p.incomplete_icons else []) + [pts for _, pts in incomplete]
+    inc_detail = " + ".join(inc_parts)
+    if len(inc_values) > 1:
+        inc_detail += f" = {sum(inc_values)}"
+    lines["incomplete"] = Line("incomplete", sum(inc_values), inc_detail)
+    lines["castles"] = Line("castles", p.castles * CASTLE_POINTS,
+                            f"{p.castles} × {CASTLE_POINTS}" if p.castles else "")
+
+    if variant == "scotland":
+        parts, values = [], []
+        for pts, achieved in p.missions:
+            parts.append(f"{pts} (réussie)" if achieved else f"0 (mission à {pts} manquée)")
+            values.append(pts if achieved else 0)
+        if p.gifts:
+            parts.append(f"{p.gifts} × {GIFT_POINTS} (don de la cathédrale)")
+            values.append(p.gifts * GIFT_POINTS)
+        detail = " + ".join(parts) + (f" = {sum(values)}" if len(parts) > 1 else "")
+        lines["missions"] = Line("missions", sum(values), detail)
+    else:
+        detail = ""
+        value = 0
+        for pts, achieved in p.privatized:
+            value = pts if achieved else 0
+            detail = f"{pts} (réussie)" if achieved else f"0 (mission à {pts} manquée)"
+        lines["privatized_missions"] = Line("privatized_missions", value, detail)
+    return [lines[key] for key in GAME.keys(variant)]
+
+
+def _stirling(holder: str | None) -> Criterion:
+    """R9: Stirling's holder wins a tie for first even when not among the tied; below first
+    place (R11) it only settles a tie among the players holding it."""
+    name = CASTLE_NAMES["stirling"]
+
+    def split(tie: Tie) -> Split | None:
+        if holder is None:
+            return None
+        if holder in tie.names:
+            groups = ((holder,), tuple(n for n in tie.names if n != holder))
+            return Split(groups, f"{holder} tient le {name} ; {outcome(groups, tie.place)}")
+        if not tie.first:
+            return None
+        groups = ((holder,), tie.names)
+        return Split(groups, f"{holder} tient le {name} et l'emporte même sans être à égalité en tête "
+                             f"(règle du château de Stirling) ; {outcome(groups, tie.place)}")
+
+    def same(tie: Tie) -> str:
+        if holder is None:
+            return f"personne ne tient le {name}"
+        return (f"aucun d'eux ne tient le {name} ({holder} le tient, mais cela ne compte "
+                "hors égalité que pour la 1re place)")
+
+    return Criterion(split, same)
+
+
+def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int]) -> list[Criterion]:
+    """The tie-break chain of a map (R9, R10), also applied below first place (R11)."""
+    if variant == "scotland":
+        castle = CASTLE_NAMES["edinburgh"]
+        return [holder_wins(holders.get("edinburgh"), f"{{name}} tient le {castle}",
+                            f"aucun d'eux ne tient le {castle}"),
+                _stirling(holders.get("stirling"))]
+    castle = CASTLE_NAMES["blarney"]
+    return [holder_wins(holders.get("blarney"), f"{{name}} tient le {castle}",
+                        f"aucun d'eux ne tient le {castle}"),
+            by_value(lambda n: tara.get(n, 0), "cases adjacentes à la tour ronde de Tara")]
+
+
+def score(doc: dict, names: list[str], check: Checker) -> Result | None:
+    """Validate the Rebirth part of a document and score it; None when `check` has problems."""
+    variant = doc["variant"]
+    _known(check, doc, VARIANT_TABLE_KEYS, COMMON_TABLE_KEYS, variant, "")
+    players: dict[str, _Player] = {}
+    for i, (name, raw) in enumerate(zip(names, doc["players"], strict=True)):
+        if isinstance(raw, dict):
+            players[name] = _read_player(check, raw, join("players", i), variant)
+
+    cities = []
+    for i, raw in enumerate(check.array(doc, "cities", "")):
+        city = _read_city(check, raw, join("cities", i), variant, names)
+        if city is not None:
+            cities.append((i, *city))
+    holders = _holders(check, doc, variant, names, players)
+
+    won: dict[str, list[tuple[str, int, str]]] = {n: [] for n in names}
+    left: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for i, size, tiles in cities:
+        label = city_label(i, size)
+        settled = settle_city(size, tiles, names, check, join("cities", i), label)
+        if settled is None:
+            continue
+        for name, pts in settled.points.items():
+            if settled.complete:
+                won[name].append((label, pts, settled.notes.get(name, "")))
+            else:
+                left[name].append((label, pts))
+    if not check.ok:
+        return None
+
+    scores = [PlayerScore(n, _lines(variant, players[n], won[n], left[n])) for n in names]
+    tara = {n: players[n].tara for n in names}
+    return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
+
+
+# --------------------------------------------------------------------------- tools for the table
+
+
+def resolve_city(payload: Any) -> dict:
+    """Settle one city at the table.
+
+    Payload: `{"variant", "players": [names in seat order], "city": {"size", "tiles"}}`.
+
+    Returns `{"complete", "points": {name: n}, "ranking": [names], "explanation": [sentences]}`.
+    `ranking` lists the players present best first (a city tie is always broken, R4, so a plain
+    list of names says it all); it is empty for an incomplete city, whose `points` are then each
+    player's influence as the final count would score it (R5)."""
+    check = Checker()
+    if check.obj(payload, "") is None:
+        check.raise_if_any()
+    check.known(payload, ("variant", "players", "city"), "", "(attendu : variant, players, city)")
+    variant = payload.get("variant")
+    if variant not in MAX_CITY:
+        check.add("variant", f"champ obligatoire : {join_names(list(MAX_CITY), 'ou')}" if variant is None
+                  else f"variante inconnue : {variant!r} (attendu : scotland ou ireland)")
+        variant = None
+    names = _name_list(check, payload, "")
+    city = None
+    if "city" not in payload:
+        check.add("city", "champ obligatoire : {\"size\", \"tiles\"}")
+    else:
+        city = _read_city(check, payload["city"], "city", variant, names)
+    check.raise_if_any()
+    assert city is not None
+    size, tiles = city
+    settled = settle_city(size, tiles, names, check, "city", size_label(size))
+    check.raise_if_any()
+    assert settled is not None
+    return {"complete": settled.complete, "points": settled.points, "ranking": settled.ranking,
+            "explanation": settled.explanation}
+
+
+def castle_control(payload: Any) -> dict:
+    """Who holds a castle after the active player's tile (R6).
+
+    Payload: `{"players", "holder": name or null, "active": name, "adjacent": {name: {"tiles", "farms"}}}`;
+    a player left out of `adjacent` has no adjacent tile. Returns `{"holder", "explanation"}`."""
+    check = Checker()
+    if check.obj(payload, "") is None:
+        check.raise_if_any()
+    check.known(payload, ("players", "holder", "active", "adjacent"), "",
+                "(attendu : players, holder, active, adjacent)")
+    names = _name_list(check, payload, "")
+    holder = check.player_ref(payload, "holder", "", names) if names else None
+    active = check.player_ref(payload, "active", "", names, nullable=False) if names else None
+    counts: dict[str, tuple[int, int]] = {}
+    adjacent = check.field_obj(payload, "adjacent", "")
+    for key, value in adjacent.items():
+        p = join("adjacent", str(key))
+        name = check.resolve_name(key, p, names) if isinstance(key, str) else None
+        if check.obj(value, p) is None or name is None:
+            continue
+        if name in counts:
+            check.add(p, f"{name} est déjà donné")
+            continue
+        check.known(value, ("tiles", "farms"), p, "(attendu : tiles, farms)")
+        tiles = check.integer(value, "tiles", p, 0, ADJACENT_MAX)
+        farms = check.integer(value, "farms", p, 0, ADJACENT_MAX)
+        if farms > tiles:
+            check.add(join(p, "farms"), f"les fermes font partie des tuiles adjacentes : au plus {tiles} "
+                                        f"(reçu {farms})")
+        counts[name] = (tiles, farms)
+    check.raise_if_any()
+    assert active is not None
+    a_tiles, a_farms = counts.get(active, (0, 0))
+    if holder is None:
+        if a_tiles:
+            return {"holder": active, "explanation": f"Le château est libre : {active} y a "
+                    f"{plural(a_tiles, 'tuile adjacente', 'tuiles adjacentes')} et en prend le contrôle."}
+        return {"holder": None,
+                "explanation": f"Le château est libre et {active} n'y a aucune tuile adjacente : "
+                               "il reste libre."}
+    if holder == active:
+        return {"holder": holder, "explanation": f"{holder} contrôle déjà le château et le garde."}
+    h_tiles, h_farms = counts.get(holder, (0, 0))
+    said = f"tuiles adjacentes : {active} {a_tiles}, {holder} {h_tiles}"
+    if a_tiles == h_tiles:
+        said = f"égalité de {said} ; fermes adjacentes : {active} {a_farms}, {holder} {h_farms}"
+        if a_farms == h_farms:
+            said += " ; égalité persistante : le joueur actif perd"
+    takes = (a_tiles, a_farms) > (h_tiles, h_farms)  # more tiles, then more farms (R6)
+    winner, verb = (active, "prend") if takes else (holder, "garde")
+    return {"holder": winner,
+            "explanation": f"{said[0].upper()}{said[1:]} ; {winner} {verb} le contrôle du château."}
+
+
+TOOLS = {"city": resolve_city, "castle": castle_control}
+
+
+GAME = Game(
+    id="rebirth",
+    label="Rebirth",
+    variants={"scotland": "Écosse", "ireland": "Irlande"},
+    min_players=2,
+    max_players=4,
+    categories=(
+        Category("track", "Piste de score", "points lus sur la piste de score"),
+        Category("farms", "Fermes", "taille du groupe à chaque pose : 1+2+…+n"),
+        Category("cities", "Villes complètes", "2 cases 5/3 · 3 cases 6/4/2 · 4 cases 8/5/3"),
+        Category("ports", "Ports", "1 par port", variant_labels={"ireland": "Exploitations en mer"}),
+        Category("public_missions", "Missions publiques", "valeur de la carte, doublée par le multiplicateur",
+                 IRELAND),
+        Category("towers", "Tours rondes", "13 ou 3 points", IRELAND),
+        Category("incomplete", "Villes incomplètes", "1 par icône"),
+        Category("castles", "Châteaux", "5 par château"),
+        Category("missions", "Missions privées", "points de la carte si réussie ; don : 3", SCOTLAND),
+        Category("privatized_missions", "Mission privatisée", "grande valeur si réussie", IRELAND),
+    ),
+    score=score,
+    tiebreaks={
+        "scotland": ("Égalité : le joueur ex aequo qui tient le château d'Édimbourg gagne.",
+                     "Sinon le détenteur du château de Stirling gagne, même s'il n'était pas en tête.",
+                     "Sinon, victoire partagée."),
+        "ireland": ("Égalité : le joueur ex aequo qui tient le château de Blarney gagne.",
+                    "Sinon celui qui a le plus de cases adjacentes à la tour ronde de Tara.",
+                    "Sinon, victoire partagée."),
+    },
+)
