@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import rebirth, reterra, revive
-from .core import Checker, Game, InvalidDocument, Problem, Result, join, join_names
+from .core import Checker, Game, InvalidDocument, Problem, Result, join, join_names, player_name
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
 # Tools a table uses during play (Rebirth's city resolver...): (game, name) -> fn(payload) -> dict.
 TOOLS = {(m.GAME.id, name): fn for m in _MODULES for name, fn in getattr(m, "TOOLS", {}).items()}
 
-NAME_MAX = 40
 COMMON_KEYS = ("game", "variant", "players")
 
 
@@ -60,25 +59,8 @@ def _common(doc: object, games: Mapping[str, Game], check: Checker):
             check.add(path, "doit être un objet")
             names.append(fallback)
             continue
-        raw = player.get("name")
-        if not isinstance(raw, str):
-            check.add(join(path, "name"), "champ obligatoire : le nom du joueur" if raw is None
-                      else "doit être un texte")
-            names.append(fallback)
-            continue
-        name = raw.strip()
-        if not 1 <= len(name) <= NAME_MAX:
-            check.add(join(path, "name"), f"le nom doit faire de 1 à {NAME_MAX} caractères")
-            names.append(fallback)
-            continue
-        key = name.casefold()
-        if key in seen:
-            check.add(join(path, "name"),
-                      f"nom déjà pris par le joueur {seen[key] + 1} (les noms doivent être distincts)")
-            names.append(f"{name} ({i + 1})")
-            continue
-        seen[key] = i
-        names.append(name)
+        name = player_name(check, player.get("name"), join(path, "name"), seen, i)
+        names.append(name if name is not None else fallback)
     if not check.ok and any(not isinstance(p, dict) for p in players):
         return None
     if variant not in game.variants:

@@ -173,6 +173,29 @@ class Checker:
         return None
 
 
+# --------------------------------------------------------------------------- player names
+
+NAME_MAX = 40
+
+
+def player_name(check: Checker, value: Any, path: str, seen: dict[str, int], index: int) -> str | None:
+    """One player's name: text, 1-40 characters once trimmed, distinct without regard to case
+    from the names in `seen` (casefolded name -> seat index), which it extends."""
+    if not isinstance(value, str):
+        check.add(path, "champ obligatoire : le nom du joueur" if value is None else "doit être un texte")
+        return None
+    name = value.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        check.add(path, f"le nom doit faire de 1 à {NAME_MAX} caractères")
+        return None
+    key = name.casefold()
+    if key in seen:
+        check.add(path, f"nom déjà pris par le joueur {seen[key] + 1} (les noms doivent être distincts)")
+        return None
+    seen[key] = index
+    return name
+
+
 # --------------------------------------------------------------------------- games
 
 
