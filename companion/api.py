@@ -47,7 +47,7 @@ def list_games():
             "available": g.score is not None,
             "variants": [
                 {"id": v, "label": label,
-                 "breakdown": [{"key": c.key, "label": c.label_for(v), "hint": c.hint}
+                 "breakdown": [{"key": c.key, "label": c.label_for(v), "hint": c.hint_for(v)}
                                for c in g.categories_for(v)],
                  "tiebreaks": list(g.tiebreaks.get(v, ()))}
                 for v, label in g.variants.items()

@@ -6,6 +6,7 @@ Errors go to standard error as `path: message`, one a line, and exit with status
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -69,14 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="commande")
     p = sub.add_parser("score", help="calcule le résultat d'une partie (document JSON du contrat)")
     p.add_argument("file", help="fichier JSON de la partie, ou - pour l'entrée standard")
-    for extend in EXTENSIONS:
-        extend(sub)
+    for module in EXTENSIONS:
+        importlib.import_module(module).extend(sub, COMMANDS)
     return parser
 
 
-# Other modules (the PDF sheets) add their sub-commands here: fn(subparsers) registering
-# parsers whose `command` name is a key they add to COMMANDS.
-EXTENSIONS: list = []
+# Modules adding sub-commands: each has `extend(subparsers, commands)`, which adds its parsers
+# and their functions to `commands`. Imported only when the CLI runs.
+EXTENSIONS = ("companion.pdf.cli",)
 
 
 def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None) -> int:
@@ -89,3 +90,4 @@ def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None
         for line in failure.lines:
             print(line, file=stderr)
         return EXIT_INVALID
+

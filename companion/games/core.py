@@ -209,12 +209,16 @@ class Category:
     hint: str = ""
     variants: tuple[str, ...] | None = None
     variant_labels: dict[str, str] = field(default_factory=dict)  # a label a variant renames
+    variant_hints: dict[str, str] = field(default_factory=dict)  # a reminder a variant rewords
 
     def applies(self, variant: str) -> bool:
         return self.variants is None or variant in self.variants
 
     def label_for(self, variant: str) -> str:
         return self.variant_labels.get(variant, self.label)
+
+    def hint_for(self, variant: str) -> str:
+        return self.variant_hints.get(variant, self.hint)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,308 @@
+"""Printable score sheets (WeasyPrint): a scored game's filled sheet and blank score pads.
+
+    render_sheet(document, colours=None, date=None) -> PDF bytes   (raises InvalidDocument)
+    sheet_from_result(document, result, ...) -> PDF bytes         (the same, already scored)
+    render_pad(game_id, variant) -> PDF bytes                      (raises UnknownPad)
+
+Rows are the game's categories in contract order with their labels and reminders, read from
+`games.GAMES[id]` (never a copy); a Reterra grid player's community is drawn from the engine's
+analysis (`community.py`). Fonts, stylesheet and everything else a page uses come from `static/`
+through `fetcher.StaticFetcher`, which refuses any other URL. Every text goes through Jinja's
+autoescaping, and through `printable` (a character no shipped font draws becomes U+FFFD, never an
+empty box). Each page is one A4 page: a sheet that overflows is rendered again more compactly.
+WeasyPrint is imported on first use only, so that `python -m companion score` stays quick.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .. import ROOT, games
+from ..games.core import InvalidDocument, Result, join_names, ordinal
+
+STATIC = ROOT / "static"
+TEMPLATES = ROOT / "templates"
+BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/
+PAD_COLUMNS = 4
+DETAIL_MAX = (110, 48)  # characters of a breakdown detail under its points: full page, compact page
+
+MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+          "octobre", "novembre", "décembre")
+
+# A few French colour names a table may use for its players (pawns, score markers).
+COLOUR_NAMES = {
+    "rouge": "#c0392b", "bleu": "#2471a3", "vert": "#229954", "jaune": "#f1c40f",
+    "orange": "#e67e22", "violet": "#7d3c98", "rose": "#e91e63", "noir": "#1c1c1c",
+    "blanc": "#ffffff", "gris": "#808b96", "marron": "#7b4a2a", "turquoise": "#17a2a2",
+    "beige": "#d9c7a0", "cyan": "#00acc1",
+}
+HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DroidSansFallback.ttf")  # those of sheet.css
+REPLACEMENT = "\ufffd"
+
+
+class UnknownPad(LookupError):
+    """No blank pad for this game or variant: `path` ("game" or "variant") and a French message."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+def __getattr__(name: str):
+    # The fetcher imports WeasyPrint: load it only when someone asks for it.
+    if name in ("StaticFetcher", "FetchRefused", "static_path"):
+        from . import fetcher
+
+        return getattr(fetcher, name)
+    raise AttributeError(name)
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def colour(value: object) -> tuple[str, str] | None:
+    """(CSS hex colour, French name or "") for a colour a table gave; None for anything else."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if HEX.fullmatch(text):
+        return text.lower(), ""
+    key = text.casefold()
+    if key in COLOUR_NAMES:
+        return COLOUR_NAMES[key], key
+    return None
+
+
+@lru_cache(maxsize=1)
+def _coverage() -> frozenset[int]:
+    """Every character the shipped fonts draw (read once per process, about 0.2 s)."""
+    from fontTools.ttLib import TTFont
+
+    covered: set[int] = set()
+    for name in FONTS:
+        covered.update(TTFont(str(STATIC / "fonts" / name), lazy=True).getBestCmap())
+    return frozenset(covered)
+
+
+def printable(text: str) -> str:
+    """`text` with what no shipped font can draw (emoji, Thai...) replaced by "\ufffd", and invisible
+    format characters without a glyph (emoji joiners and variation selectors) left out, so that a
+    page never shows an empty .notdef box (WeasyPrint warns about those)."""
+    covered = _coverage()
+    if all(ord(ch) in covered or ch in "\n\t" for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ord(ch) in covered or ch in "\n\t":
+            out.append(ch)
+        elif unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Cc"):
+            out.append(REPLACEMENT)
+    return "".join(out)
+
+
+def _finalize(value: object) -> object:
+    # Every {{ expression }} of the sheets passes here before autoescaping; a macro's output is
+    # already markup whose own expressions went through here.
+    from markupsafe import Markup
+
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value)
+    return value
+
+
+def french_date(day: dt.date) -> str:
+    return f"{'1er' if day.day == 1 else day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def number(n: int) -> str:
+    """A printed number, with a true minus sign (Reterra's junk)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def shorten(text: str, limit: int = DETAIL_MAX[0]) -> str:
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def place_label(place: int, shared: bool) -> str:
+    return ordinal(place) + (" ex æquo" if shared else "")
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    # Autoescape everything: a player's name is text, whatever it holds.
+    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, finalize=_finalize,
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def _html(template: str, **context) -> str:
+    return _environment().get_template(template).render(**context)
+
+
+def render_html(html: str) -> tuple[bytes, int]:
+    """PDF bytes and page count of an HTML page, its resources served by StaticFetcher only."""
+    document = _document(html)
+    return document.write_pdf(), len(document.pages)
+
+
+def _document(html: str):
+    from weasyprint import HTML
+
+    from .fetcher import StaticFetcher
+
+    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher()).render()
+
+
+def _one_page(template: str, context: dict) -> bytes:
+    """Render; when the page overflows (long details, long tie sentences), again more compactly:
+    1 shortens the details, 2 leaves them out and draws communities smaller."""
+    document = None
+    for compact in (0, 1, 2):
+        document = _document(_html(template, compact=compact, **context))
+        if len(document.pages) == 1:
+            break
+    assert document is not None
+    return document.write_pdf()
+
+
+# --------------------------------------------------------------------------- filled sheet
+
+
+def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, day: dt.date) -> dict:
+    game = games.GAMES[result.game]
+    variant = result.variant
+    colours = list(colours or [])
+    shared = {name for place in result.ranking if len(place.players) > 1 for name in place.players}
+    players = []
+    for i, p in enumerate(result.players):
+        place = result.place_of(p.name)
+        players.append({
+            "seat": i + 1,
+            "name": p.name,
+            "colour": colour(colours[i]) if i < len(colours) else None,
+            "total": p.total,
+            "total_text": number(p.total),
+            "place": place_label(place, p.name in shared),
+            "winner": p.name in result.winners,
+        })
+    rows = []
+    for category in game.categories_for(variant):
+        cells = []
+        for p in result.players:
+            line = next((line for line in p.breakdown if line.key == category.key), None)
+            if line is None:
+                cells.append(None)
+                continue
+            # A detail that only repeats the points ("38") says nothing more: left out.
+            detail = "" if line.detail.strip() in (str(line.points), number(line.points)) else line.detail
+            cells.append({"points": number(line.points),
+                          "details": [shorten(detail, limit) for limit in DETAIL_MAX]})
+        rows.append({"label": category.label_for(variant), "hint": category.hint_for(variant),
+                     "cells": cells})
+    ranking = [{"place": place_label(place.place, len(place.players) > 1),
+                "names": join_names(place.players),
+                "total": number(result.player(place.players[0]).total)}
+               for place in result.ranking]
+    winners = result.winners
+    headline = (f"Victoire de {winners[0]}" if len(winners) == 1
+                else f"Victoire partagée : {join_names(winners)}")
+
+    drawings = []
+    if result.game == "reterra":
+        from .community import draw, legend
+
+        for player, p in zip(doc.get("players", []), result.players, strict=False):
+            found = p.extra.get("grid")
+            if isinstance(player, dict) and isinstance(player.get("grid"), dict) and found:
+                drawings.append(draw(p.name, player["grid"], found))
+    return {
+        "game": game.label,
+        "variant": game.variant_label(variant),
+        "date": french_date(day),
+        "players": players,
+        "rows": rows,
+        "ranking": ranking,
+        "headline": headline,
+        "explanation": list(result.explanation),
+        "tiebreaks": list(game.tiebreaks.get(variant, ())),
+        "drawings": drawings,
+        "legend": legend() if drawings else [],
+    }
+
+
+def render_sheet(document: dict, *, colours: list[str] | None = None,
+                 date: dt.date | None = None) -> bytes:
+    """The filled sheet of a scored game, one A4 page; InvalidDocument when it does not score.
+
+    `colours`: one per player in seat order (CSS hex `#c0392b` or a French name such as
+    "rouge"); anything else, or a missing one, is simply not drawn.
+    """
+    result = games.score(document)
+    return sheet_from_result(document, result, colours=colours, date=date)
+
+
+def sheet_from_result(document: dict, result: Result, *, colours: Sequence[object] | None = None,
+                      date: dt.date | None = None) -> bytes:
+    """Like render_sheet, for a caller that already scored the document."""
+    context = _sheet_context(document, result, colours, date or dt.date.today())
+    return _one_page("pdf/sheet.html", context)
+
+
+# --------------------------------------------------------------------------- blank pads
+
+_pad_lock = threading.Lock()
+
+
+def pad_spec(game_id: object, variant: object) -> tuple[games.Game, str]:
+    """The game and variant of a blank pad, or UnknownPad with a French message."""
+    game = games.GAMES.get(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        expected = join_names(list(games.GAMES), "ou")
+        raise UnknownPad("game", f"jeu inconnu : {game_id!r} (attendu : {expected})")
+    if not isinstance(variant, str) or variant not in game.variants:
+        raise UnknownPad("variant", f"variante inconnue pour {game.label} : {variant!r} "
+                         f"(attendu : {join_names(list(game.variants), 'ou')})")
+    return game, variant
+
+
+def render_pad(game_id: str, variant: str) -> bytes:
+    """A blank score pad for one game and variant: one A4 page, four player columns."""
+    game, variant = pad_spec(game_id, variant)
+    with _pad_lock:
+        return _pad(game.id, variant)
+
+
+@lru_cache(maxsize=16)
+def _pad(game_id: str, variant: str) -> bytes:
+    # Pads only change with the code: each is rendered once per process.
+    game = games.GAMES[game_id]
+    context = {
+        "game": game.label,
+        "variant": game.variant_label(variant),
+        "rows": [{"label": c.label_for(variant), "hint": c.hint_for(variant)}
+                 for c in game.categories_for(variant)],
+        "columns": range(PAD_COLUMNS),
+        "tiebreaks": list(game.tiebreaks.get(variant, ())),
+    }
+    return _one_page("pdf/pad.html", context)
+
+
+__all__ = ["InvalidDocument", "UnknownPad", "colour", "pad_spec", "render_pad", "render_sheet",
+           "sheet_from_result"]

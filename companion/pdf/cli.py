@@ -1,0 +1,77 @@
+"""`python -m companion sheet FILE -o OUT.pdf` and `python -m companion pad GAME VARIANT -o OUT.pdf`.
+
+Listed in companion.cli's EXTENSIONS; errors are `path: message` lines on standard
+error with exit status 2, exactly like `score` (same helpers). WeasyPrint is imported only when one
+of these commands runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+
+from .. import cli
+
+
+def _write(pdf: bytes, target: str, stdout) -> None:
+    if target == "-":
+        out = getattr(stdout, "buffer", None) or getattr(sys.stdout, "buffer", None)
+        if out is None:  # pragma: no cover - a text-only stream with no bytes underneath
+            raise cli.Failure(["sortie: la sortie standard n'accepte pas de PDF ; donner -o FICHIER.pdf"])
+        out.write(pdf)
+        out.flush()
+        return
+    try:
+        with open(target, "wb") as fh:
+            fh.write(pdf)
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        raise cli.Failure([f"{target}: écriture impossible ({reason})"]) from None
+
+
+def _date(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise cli.Failure([f"date: « {text} » n'est pas une date AAAA-MM-JJ"]) from None
+
+
+def cmd_sheet(args, stdout, stdin) -> int:
+    from . import sheet_from_result
+
+    day = _date(args.date)
+    doc = cli.read_document(args.file, stdin)
+    result = cli.score_document(doc)
+    colours = [c.strip() for c in args.colours.split(",")] if args.colours else None
+    _write(sheet_from_result(doc, result, colours=colours, date=day), args.output, stdout)
+    return 0
+
+
+def cmd_pad(args, stdout, stdin) -> int:  # noqa: ARG001 - the commands' shared signature
+    from . import UnknownPad, render_pad
+
+    try:
+        pdf = render_pad(args.game, args.variant)
+    except UnknownPad as exc:
+        raise cli.Failure([f"{exc.path}: {exc.message}"]) from None
+    _write(pdf, args.output, stdout)
+    return 0
+
+
+def extend(sub, commands: dict) -> None:
+    p = sub.add_parser("sheet", help="imprime la feuille de score d'une partie (PDF, A4)")
+    p.add_argument("file", help="fichier JSON de la partie, ou - pour l'entrée standard")
+    p.add_argument("-o", "--output", required=True, help="fichier PDF à écrire, ou - pour la sortie standard")
+    p.add_argument("--colours", metavar="COULEURS",
+                   help="couleurs des joueurs dans l'ordre, séparées par des virgules "
+                        "(« rouge,bleu » ou « #c0392b,#2471a3 »)")
+    p.add_argument("--date", metavar="AAAA-MM-JJ", help="date imprimée (par défaut : aujourd'hui)")
+    commands["sheet"] = cmd_sheet
+    p = sub.add_parser("pad", help="imprime une feuille de score vierge (PDF, A4)")
+    p.add_argument("game", help="jeu : rebirth, reterra ou revive")
+    p.add_argument("variant", help="variante : scotland, ireland, base ou abyss")
+    p.add_argument("-o", "--output", required=True, help="fichier PDF à écrire, ou - pour la sortie standard")
+    commands["pad"] = cmd_pad
+
