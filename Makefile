@@ -8,7 +8,7 @@ PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run test install db system-deps chromium lint bench clean
+.PHONY: run test install db system-deps chromium postgresql lint bench clean
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -23,6 +23,12 @@ install: $(STAMP) system-deps
 system-deps:
 	@if ! ldconfig -p | grep -q libpango-1.0; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0; \
+	fi
+
+# The tests also run the app on a throw-away PostgreSQL server (Debian's package).
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq postgresql; \
 	fi
 
 # Headless Chromium for the browser tests: Debian's package, never a browser download.
@@ -41,7 +47,7 @@ run: db
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
 
-test: install chromium lint
+test: install chromium postgresql lint
 	$(BIN)/python -m pytest
 
 bench: install

@@ -1,0 +1,36 @@
+"""The same code on PostgreSQL (DATABASE_URL), as a club that outgrew one machine runs it."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from companion import create_app
+from companion.extensions import db
+from companion.models import GameRecord
+from conftest import load_example
+
+
+def test_migrations_and_games_on_postgresql(postgres_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    app = create_app({"TESTING": True})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == postgres_url
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert db.engine.dialect.name == "postgresql"
+        with db.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), db.metadata) == []
+        doc = load_example("revive-abyss.json")
+        record = GameRecord(game=doc["game"], variant=doc["variant"], document=doc)
+        db.session.add(record)
+        db.session.commit()
+        token = record.edit_token
+        db.session.expunge_all()
+        stored = db.session.execute(sa.select(GameRecord).filter_by(edit_token=token)).scalar_one()
+        assert stored.document == doc  # JSON (accents included) comes back as it went in
+        assert stored.created_at.tzinfo is not None
+    res = app.test_client().post("/api/v1/score", json=doc)
+    assert res.status_code == 200 and res.get_json()["winners"] == ["Maëlle"]
