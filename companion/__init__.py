@@ -41,8 +41,16 @@ def create_app(config: Mapping | None = None) -> Flask:
     errors.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy
-    from .views import home
+    from .views import home, play, sheets, tools
 
-    app.register_blueprint(home.bp)
+    for blueprint in (home.bp, play.bp, sheets.bp, tools.bp):
+        app.register_blueprint(blueprint)
     api.init_app(app)
+
+    proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
+    if proxies:
+        # Behind a reverse proxy: trust its X-Forwarded-* so share links say https://.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     return app

@@ -35,6 +35,9 @@ class GameRecord(db.Model):
     # Bumped on every save; a save carrying an older version is refused (no lost update).
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(sa.String(10), default="draft")  # draft | scored
+    # Player colours (CSS hex, same order as document["players"]): not part of the contract
+    # document, whose unknown keys are errors, so they are kept beside it.
+    colours: Mapped[list | None] = mapped_column(sa.JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
 
@@ -47,3 +50,6 @@ class DeviceGame(db.Model):
     device: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     opened_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    # True when the device holds the edit link (it created the game or opened /g/...); False for
+    # a game only seen through its read-only link.
+    can_edit: Mapped[bool] = mapped_column(default=True, server_default=sa.true())

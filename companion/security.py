@@ -23,8 +23,9 @@ def add_headers(response: Response) -> Response:
     headers.setdefault("Content-Security-Policy", CSP)
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("X-Frame-Options", "DENY")
-    # Game URLs carry their access token: never leak them to another site.
-    headers.setdefault("Referrer-Policy", "no-referrer")
+    # Game URLs carry their access token: never leak them to another site. Same-origin (not
+    # no-referrer) because Flask-WTF's CSRF check over HTTPS requires a same-origin Referer.
+    headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     return response

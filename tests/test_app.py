@@ -66,7 +66,7 @@ def test_security_headers(client):
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     assert "frame-ancestors 'none'" in csp
     assert headers["X-Content-Type-Options"] == "nosniff"
-    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Referrer-Policy"] == "same-origin"
 
 
 def test_pages_make_no_external_requests(client):
@@ -139,6 +139,47 @@ def test_csrf_protects_forms(tmp_path):
     page = app.test_client().post("/form", data={"name": "x"})
     assert page.status_code == 400
     assert "expiré" in page.get_data(as_text=True) or page.get_data(as_text=True) == "invalid"
+
+
+def test_forms_work_over_https_with_csrf(tmp_path):
+    """Over HTTPS Flask-WTF also checks the Referer: the referrer policy must let it through."""
+    from flask_wtf import FlaskForm
+
+    from conftest import make_app
+
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+
+    @app.route("/form", methods=["GET", "POST"])
+    def form():
+        f = FlaskForm()
+        return "ok" if f.validate_on_submit() else f.csrf_token.current_token
+
+    client = app.test_client()
+    base = "https://table.example"
+    token = client.get("/form", base_url=base).get_data(as_text=True)
+    policy = client.get("/form", base_url=base).headers["Referrer-Policy"]
+    assert policy in ("same-origin", "strict-origin", "strict-origin-when-cross-origin")
+    # A browser under that policy sends the page's own URL as Referer to the same origin.
+    res = client.post("/form", base_url=base, data={"csrf_token": token},
+                      headers={"Referer": f"{base}/form"})
+    assert res.get_data(as_text=True) == "ok"
+
+
+def test_proxy_headers_trusted_only_when_configured(tmp_path, monkeypatch):
+    from flask import request
+
+    from conftest import make_app
+
+    for trusted, scheme in (("", "http"), ("1", "https")):
+        monkeypatch.setenv("TRUSTED_PROXIES", trusted)
+        app = make_app(tmp_path)
+
+        @app.get("/scheme")
+        def scheme_view():
+            return request.scheme
+
+        res = app.test_client().get("/scheme", headers={"X-Forwarded-Proto": "https"})
+        assert res.get_data(as_text=True) == scheme
 
 
 def test_static_css_is_served(client):

@@ -1,0 +1,84 @@
+"""The play pages: a 4-player Revive + Call of the Abyss game, requests per second through the Flask
+test client (no network), against a trivial Flask route served the same way in the same run.
+
+Run: `.venv/bin/python -m bench.bench_pages`. Measures the edit page (about 130 fields), one autosave
+(WTForms + the engine + the versioned UPDATE on SQLite) and the results page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from flask import Flask
+
+from bench.bench_revive import documents
+from bench.common import per_second, report
+
+
+def trivial_floor(seconds: float = 1.0) -> float:
+    app = Flask("floor")
+    app.add_url_rule("/", "index", lambda: "ok")
+    client = app.test_client()
+    return per_second(lambda: client.get("/"), seconds)
+
+
+def form_fields(doc: dict, version: int) -> dict:
+    data = {"version": str(version), "card_mode": "each"}
+    for i, p in enumerate(doc["players"]):
+        pre = f"players-{i}-"
+        for key in ("track", "progress", "scyphoz", "two_tokens", "artifact_points", "devotion",
+                    "machine_progress"):
+            data[pre + key] = str(p.get(key, ""))
+        for j, cb in enumerate(p["card_bonus"]):
+            data[f"{pre}card_bonus-{j}-cards"] = str(cb["cards"])
+            if cb["unlocked"]:
+                data[f"{pre}card_bonus-{j}-unlocked"] = "y"
+        for j, v in enumerate(p["great_locations"]):
+            data[f"{pre}great_locations-{j}"] = str(v)
+        for key, v in p["resources"].items():
+            data[f"{pre}resources-{key}"] = str(v)
+        for j, v in enumerate(p["artifacts"]):
+            data[f"{pre}artifacts-{j}"] = str(v)
+        for j, line in enumerate(p["artifact_card"]):
+            data[f"{pre}artifact_card-{j}-count"] = str(line["count"])
+            data[f"{pre}artifact_card-{j}-points"] = str(line["points"])
+    return data
+
+
+def main() -> list[dict]:
+    from companion import create_app
+    from companion.extensions import db
+
+    tmp = Path(tempfile.mkdtemp())
+    os.environ["COMPANION_INSTANCE"] = str(tmp)
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    doc = next(iter(documents().values()))
+    new = {"game": "revive", "variant": "abyss"}
+    for i, p in enumerate(doc["players"]):
+        new[f"players-{i}-name"] = p["name"]
+    token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=new).headers["Location"]).group(1)
+    version = [1]
+
+    def autosave():
+        response = client.post(f"/g/{token}/save", data=form_fields(doc, version[0]))
+        assert response.status_code == 200, response.get_data(as_text=True)
+        version[0] = response.json["version"]
+
+    floor = trivial_floor()
+    results = []
+    for label, fn in (("page de saisie (GET)", lambda: client.get(f"/g/{token}/")),
+                      ("enregistrement automatique (POST)", autosave),
+                      ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats"))):
+        results.append(report(f"play {label}, 4 joueurs", per_second(fn), "route Flask triviale", floor))
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,584 @@
+"""Form machinery for scoring a game at the table: one module per game, everything else generic.
+
+A game's screens are ONE module, `companion/forms/<game>.py` (the file name is the game id of
+`companion.games.GAMES`), plus optionally ONE template `templates/play/<game>.html`. Nothing else
+changes: the views (`companion/views/play.py`), saving, autosave, version conflicts, error display,
+results, history and the PDF link are game-independent.
+
+What `companion/forms/<game>.py` provides
+-----------------------------------------
+
+``PALETTE``  (required) the box's player colours, in the box's order, as ``(css_hex, french_name)``;
+    the new-game page offers these and gives seat *i* ``PALETTE[i]`` by default.
+
+``player_form(variant) -> type[wtforms.Form]``  (required) the fields of ONE player's end state,
+    each field named by its contract key (``track``, ``resources``...). The player's name is not a
+    field: it is fixed when the game is created. Build it with the field types below.
+
+``table_form(variant) -> type[wtforms.Form] | None``  (optional) table-level fields, named by their
+    contract keys (Rebirth's ``cities``, ``edinburgh``...), rendered above the players.
+
+``ui_only``  (optional class attribute of either form) names of fields that are NOT contract keys
+    (Revive's ``card_mode``): the generic conversion skips them; the hooks below use them.
+
+``to_form(document, data) -> None``  (optional) adjust ``data``, the form data built from the stored
+    document (by default: the document itself, players under ``players``), e.g. to fill ui_only
+    fields from the document.
+
+``to_document(document, form, paths) -> None``  (optional) adjust the document built from the form
+    (by default every contract-named field, blanks left out), and record in ``paths``
+    (contract path -> field name) where a value came from when it is not its own field.
+
+Field names mirror contract paths: ``players[0].resources.gears`` is the field
+``players-0-resources-gears`` (WTForms FieldList/FormField naming). Engine problems are attached
+to the field of their path (or of the nearest enclosing path that has a field, else to the top of
+the page), so a game module never maps errors by hand.
+
+Field types (all take ``label`` and ``hint``: a few words saying what to count, in the rules' words)
+---------------------------------------------------------------------------------------------------
+
+``Count(label, hint, lo=0, hi=...)``  a whole number: numeric keypad, − / + stepper (JS), French
+    messages; blank means "left out" (0 in the contract).
+``Flag(label, hint)``  a yes/no box: ticked is ``true``, unticked is left out (false).
+``Choice(label, hint, choices=[(value, label)], ...)``  radio buttons (a string, or a ui_only switch).
+``Name(label, hint)``  one of the game's players (Rebirth's castle holders...): a <select> of the
+    players' names plus "personne" (null); the choices are filled in from the stored names.
+``Group(FormClass, label, hint)``  a nested object (contract object: ``resources``); left out when
+    all its fields are blank.
+``Fixed(field, n, label, hint, item_labels=[...])``  a list of exactly n entries (``card_bonus``);
+    blank numbers become 0.
+``Rows(field, label, hint, max_entries=..., add_label=..., item_label=...)``  a list whose rows are
+    added and removed by the table (``great_locations``, missions, cities); wholly blank rows are
+    dropped, and the document's index i is mapped back to the row it came from (for messages).
+    ``item_label`` numbers the rows ("Grand emplacement 1"); one blank row is always offered.
+
+Each of them accepts ``show_if=("field", "value")``: shown only while the ui_only radio ``field``
+(top-level) has that value (the server renders the state it stores; JS follows the radio); and
+``Fixed``/``Rows`` accept ``copy_to="key"``: a table-level list whose values JS copies into every
+player's list ``key`` (Revive's shared artifact card). Helpers for hooks and templates: ``walk(form)``
+(every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
+WTForms), ``field_for(path, paths)``. A blank number is ``None`` in ``field.data``.
+
+Templates
+---------
+
+The edit page renders ``play/<game>.html`` when it exists, else ``play/edit.html``, with ``form``,
+``record``, ``game``, ``screens``, ``names`` and ``colours`` (seat order), ``errors`` and ``theirs``
+(field name -> messages / the value another device stored), ``general`` and ``kind``. A game template
+``{% extends "play/edit.html" %}`` and overrides blocks ``table`` and/or ``player`` (one player's
+section; ``p`` is that player's FormField, ``i`` the seat), and ``head``/``scripts`` with
+``{{ super() }}`` to add its own CSS/JS file under static/ (no inline script or style), using the macros of
+``play/_fields.html`` (``render(field, label=None, compact=False)`` renders any field type above;
+``messages(field)`` its message slots; ``dot(colour)`` a player's colour). Results, history and the
+new-game page need no game template; a game may add a part to its results pages (edit and read-only
+alike) with the partial ``play/_<game>_results.html``, included after the score pad with the same
+context (``result``, ``record``, ``game``, ``colours``...).
+
+Markup conventions read by ``static/js/play.js`` (the generic macros already write them)
+---------------------------------------------------------------------------------------
+
+- ``<input data-stepper>``: JS adds − / + buttons (min/max attributes clamp); without JS a plain input.
+- ``<div data-rows="FIELD" data-max="N">`` holding rows ``<div data-row>``; the submit button
+  ``<button name="add_row" value="FIELD">`` adds a row (JS clones the last row; without JS the
+  server adds a blank row); JS adds a remove button to each row and renumbers names.
+- ``<div data-show-if="FIELD=VALUE">``: shown only while the radio FIELD has VALUE.
+- ``<div data-copy-to="KEY">`` around a table-level list: its inputs are copied into each player's.
+- Each field's wrapper is ``id="f-NAME"`` with its messages in ``id="e-NAME"``; autosave (JSON)
+  answers ``{"errors": {NAME: [messages]}}`` and JS writes them there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+
+from flask_wtf import FlaskForm
+from wtforms import Form
+from wtforms.fields import (
+    BooleanField,
+    FieldList,
+    FormField,
+    HiddenField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import StopValidation
+
+from .. import games
+from ..games.core import join
+
+_INT = re.compile(r"[+-]?\d{1,7}")
+try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
+    from wtforms.fields.choices import SelectChoice as _SelectChoice
+except ImportError:  # pragma: no cover - WTForms < 3.3
+    _SelectChoice = None
+SKIPPED = ("csrf_token", "version")
+
+
+# --------------------------------------------------------------------------- field types
+
+
+class _Extras:
+    """What the generic templates need beyond WTForms: a hint, and the show-if / copy-to markers."""
+
+    def _extras(self, kwargs: dict) -> dict:
+        self.hint = kwargs.pop("hint", "") or ""
+        self.show_if = kwargs.pop("show_if", None)
+        self.copy_to = kwargs.pop("copy_to", None)
+        kwargs.setdefault("description", self.hint)
+        return kwargs
+
+
+class Count(_Extras, StringField):
+    """A whole number between lo and hi; blank is None (left out of the document, i.e. 0)."""
+
+    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, **kwargs):
+        kwargs = self._extras({"hint": hint, **kwargs})
+        self.lo, self.hi = lo, hi
+        render_kw = {"inputmode": "numeric", "pattern": "[0-9]*" if lo >= 0 else None,
+                     "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
+                     "enterkeyhint": "next", "class": "num"}
+        render_kw.update(kwargs.pop("render_kw", None) or {})
+        super().__init__(label, render_kw={k: v for k, v in render_kw.items() if v is not None}, **kwargs)
+
+    def process_data(self, value):
+        self.data = value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        raw = valuelist[0].strip().replace("\u2212", "-")
+        self.data = None
+        if raw == "":
+            return
+        if not _INT.fullmatch(raw):
+            raise ValueError("doit être un nombre entier")
+        self.data = int(raw)
+
+    def _value(self):
+        if self.raw_data:
+            return self.raw_data[0]
+        return "" if self.data is None else str(self.data)
+
+    def pre_validate(self, form):
+        if self.process_errors:
+            raise StopValidation()
+        if self.data is not None and not self.lo <= self.data <= self.hi:
+            raise StopValidation(f"doit être entre {self.lo} et {self.hi} (reçu {self.data})")
+
+
+class Flag(_Extras, BooleanField):
+    def __init__(self, label=None, hint="", **kwargs):
+        super().__init__(label, **self._extras({"hint": hint, **kwargs}))
+
+
+class Choice(_Extras, RadioField):
+    def __init__(self, label=None, hint="", choices=(), **kwargs):
+        kwargs = self._extras({"hint": hint, **kwargs})
+        super().__init__(label, choices=options(choices), validate_choice=False, **kwargs)
+
+    def pre_validate(self, form):
+        if self.data is not None and self.data not in choice_labels(self.choices):
+            raise StopValidation("choix inconnu")
+
+
+class Name(_Extras, SelectField):
+    """One of the game's players, or nobody (null). Choices are filled in by `EndState`."""
+
+    def __init__(self, label=None, hint="", **kwargs):
+        kwargs = self._extras({"hint": hint, **kwargs})
+        super().__init__(label, choices=[], validate_choice=False, **kwargs)
+
+    def process_data(self, value):
+        self.data = value if isinstance(value, str) else ""
+
+    def pre_validate(self, form):
+        if self.data and self.data not in choice_labels(self.choices):
+            raise StopValidation("choisissez un joueur de la partie")
+
+
+class Group(_Extras, FormField):
+    def __init__(self, form_class, label=None, hint="", **kwargs):
+        super().__init__(form_class, label, **self._extras({"hint": hint, **kwargs}))
+
+
+class Fixed(_Extras, FieldList):
+    """Exactly n entries, one per colour/line; item_labels name them."""
+
+    def __init__(self, unbound_field, n: int, label=None, hint="", item_labels=(), **kwargs):
+        kwargs = self._extras({"hint": hint, **kwargs})
+        self.item_labels = list(item_labels)
+        super().__init__(unbound_field, label, min_entries=n, max_entries=n, **kwargs)
+
+    def _extract_indices(self, prefix, formdata):
+        # Entry i is always entry i: a submission leaving out entry 0 must not shift entry 1 into it
+        # (WTForms renumbers whatever indices it finds); a missing entry is read as blank.
+        return iter(range(self.max_entries))
+
+
+class Seats(Fixed):
+    """The players, in seat order: one entry per player, never renumbered."""
+
+    def __init__(self, unbound_field, n: int, **kwargs):
+        super().__init__(unbound_field, n, **kwargs)
+
+
+class Rows(_Extras, FieldList):
+    """Rows the table adds and removes; wholly blank rows are dropped from the document."""
+
+    def __init__(self, unbound_field, label=None, hint="", max_entries: int = 20,
+                 add_label: str = "Ajouter une ligne", item_label: str = "", **kwargs):
+        kwargs = self._extras({"hint": hint, **kwargs})
+        self.add_label = add_label
+        self.item_label = item_label
+        super().__init__(unbound_field, label, min_entries=1, max_entries=max_entries, **kwargs)
+
+
+def options(pairs) -> list:
+    """Choices for a radio or select field from (value, label) pairs, in the form the installed
+    WTForms wants."""
+    if _SelectChoice is None:  # pragma: no cover - WTForms < 3.3
+        return [(v, label) for v, label in pairs]
+    return [_SelectChoice(value=v, label=label) for v, label in pairs]
+
+
+def choice_labels(choices) -> dict:
+    """value -> label of a field's choices, whatever their form."""
+    out = {}
+    for c in choices or ():
+        value, label = (c.value, c.label) if hasattr(c, "value") else (c[0], c[1])
+        out[value] = label
+    return out
+
+
+def kind(f) -> str:
+    """The template macro that renders a field."""
+    for cls, name in ((Rows, "rows"), (Fixed, "fixed"), (FieldList, "fixed"), (FormField, "group"),
+                      (Flag, "flag"), (BooleanField, "flag"), (Choice, "choice"), (RadioField, "choice"),
+                      (Name, "select"), (SelectField, "select"), (HiddenField, "hidden")):
+        if isinstance(f, cls):
+            return name
+    return "input"
+
+
+# --------------------------------------------------------------------------- game screens
+
+
+class EndState(FlaskForm):
+    """Base of every end-state form: the stored version it was read from, then the game's fields."""
+
+    version = HiddenField()
+
+    def version_number(self) -> int | None:
+        try:
+            return int(self.version.data)
+        except (TypeError, ValueError):
+            return None
+
+
+@dataclass
+class Screens:
+    """One game's screens: its module, wrapped with the generic behaviour."""
+
+    id: str
+    module: ModuleType
+    game: games.Game = field(repr=False)
+
+    @property
+    def palette(self) -> list[tuple[str, str]]:
+        return list(self.module.PALETTE)
+
+    def default_colours(self, n: int) -> list[str]:
+        pal = [hex_ for hex_, _ in self.palette]
+        return [pal[i % len(pal)] for i in range(n)] if pal else [""] * n
+
+    def colour_name(self, hex_: str) -> str:
+        return dict(self.palette).get(hex_, "")
+
+    @property
+    def templates(self) -> list[str]:
+        return [f"play/{self.id}.html", "play/edit.html"]
+
+    def form_class(self, variant: str, n_players: int) -> type[EndState]:
+        return _form_class(self.id, variant, n_players)
+
+    def _table(self, variant: str):
+        fn = getattr(self.module, "table_form", None)
+        return fn(variant) if fn else None
+
+    def form(self, document: dict, formdata=None) -> EndState:
+        """The end-state form for a stored document, or for a submission when `formdata` is given."""
+        variant = document["variant"]
+        names = [p.get("name", "") for p in document.get("players", [])]
+        cls = self.form_class(variant, len(names))
+        data = {k: v for k, v in document.items() if k not in ("game", "variant")}
+        hook = getattr(self.module, "to_form", None)
+        if hook:
+            hook(document, data)
+        if formdata is None:
+            form = cls(formdata=None, data=data)
+        else:
+            form = cls(formdata=formdata)
+        form.names = names
+        for f in walk(form):
+            if isinstance(f, Name):
+                f.choices = options([("", "personne")] + [(n, n) for n in names])
+        return form
+
+    def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
+        """The contract document the form describes, and contract path -> field name."""
+        paths: dict[str, str] = {}
+        table_ui = set(getattr(self._table(record_document["variant"]) or object, "ui_only", ()))
+        doc = {"game": record_document["game"], "variant": record_document["variant"]}
+        doc.update(_collect(form, "", paths, skip={*SKIPPED, "players", *table_ui}))
+        names = [p.get("name", "") for p in record_document.get("players", [])]
+        players = []
+        for i, name in enumerate(names):
+            entry = form.players.entries[i] if i < len(form.players.entries) else None
+            path = join("players", i)
+            player = {"name": name}
+            if entry is not None:
+                paths[path] = entry.name
+                ui = set(getattr(entry.form, "ui_only", ()))
+                player.update(_collect(entry.form, path, paths, skip=ui))
+            players.append(player)
+        paths["players"] = "players"
+        doc["players"] = players
+        hook = getattr(self.module, "to_document", None)
+        if hook:
+            hook(doc, form, paths)
+        return doc, paths
+
+
+@cache
+def _form_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
+    module = _module(game_id)
+    player = module.player_form(variant)
+    namespace: dict = {}
+    table_fn = getattr(module, "table_form", None)
+    table = table_fn(variant) if table_fn else None
+    if table is not None:
+        for name in dir(table):
+            value = getattr(table, name)
+            if hasattr(value, "field_class"):  # an UnboundField
+                namespace[name] = value
+        namespace["ui_only"] = tuple(getattr(table, "ui_only", ()))
+    namespace["players"] = Seats(FormField(player), n_players)
+    return type(f"{game_id.title()}{variant.title()}EndState", (EndState,), namespace)
+
+
+def _module(game_id: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{game_id}")
+
+
+def screens(game_id: str) -> Screens | None:
+    """The screens of a game, or None when nobody has written `companion/forms/<game>.py` yet."""
+    game = games.GAMES.get(game_id)
+    if game is None or not re.fullmatch(r"[a-z_]+", game_id):
+        return None
+    if importlib.util.find_spec(f"{__name__}.{game_id}") is None:
+        return None
+    return Screens(game_id, _module(game_id), game)
+
+
+# --------------------------------------------------------------------------- form <-> document
+
+
+OMIT = object()
+
+
+def walk(form):
+    """Every field of a form, depth first, lists and groups included."""
+    for f in form:
+        yield f
+        if isinstance(f, FormField):
+            yield from walk(f.form)
+        elif isinstance(f, FieldList):
+            for entry in f.entries:
+                yield entry
+                if isinstance(entry, FormField):
+                    yield from walk(entry.form)
+
+
+def is_blank(f) -> bool:
+    if isinstance(f, FormField):
+        return all(is_blank(sub) for sub in f.form)
+    if isinstance(f, FieldList):
+        return all(is_blank(e) for e in f.entries)
+    if isinstance(f, BooleanField):
+        return not f.data
+    if f.raw_data:  # what was typed, even when it is not a number
+        return str(f.raw_data[0]).strip() == ""
+    return f.data is None or f.data == ""
+
+
+def _collect(form, path: str, paths: dict, skip=()) -> dict:
+    out = {}
+    for f in form:
+        if f.short_name in skip or f.short_name in SKIPPED:
+            continue
+        p = join(path, f.short_name)
+        value = _convert(f, p, paths)
+        if value is not OMIT:
+            out[f.short_name] = value
+    return out
+
+
+def _convert(f, path: str, paths: dict):
+    paths[path] = f.name
+    if isinstance(f, FormField):
+        value = _collect(f.form, path, paths, skip=set(getattr(f.form, "ui_only", ())))
+        return value if value else OMIT  # an empty object is the same as none (contract)
+    if isinstance(f, Rows):
+        items = []
+        for entry in f.entries:
+            if is_blank(entry):
+                continue
+            value = _convert(entry, join(path, len(items)), paths)
+            if value is not OMIT:  # a row holding only a typing error: its message is beside it
+                items.append(value)
+        return items if items else OMIT
+    if isinstance(f, FieldList):
+        values = []
+        for i, entry in enumerate(f.entries):
+            value = _convert(entry, join(path, i), paths)
+            if value is OMIT:  # a fixed list keeps every entry: a blank one is its empty value
+                value = (0 if isinstance(entry, Count) else False if isinstance(entry, BooleanField)
+                         else {} if isinstance(entry, FormField) else None)
+            values.append(value)
+        return values
+    if isinstance(f, BooleanField):
+        return True if f.data else OMIT  # left out means false (contract)
+    if isinstance(f, Name):
+        return f.data or None
+    if isinstance(f, Count):
+        return OMIT if f.data is None else f.data
+    data = f.data
+    if isinstance(data, str):
+        data = data.strip()
+    return OMIT if data in (None, "") else data
+
+
+def field_for(path: str, paths: dict[str, str]) -> str | None:
+    """The field showing a contract path's problem: its own, else the nearest enclosing one."""
+    while path:
+        if path in paths:
+            return paths[path]
+        cut = max(path.rfind("."), path.rfind("["))
+        if cut <= 0:
+            return None
+        path = path[:cut]
+    return None
+
+
+@dataclass
+class Checked:
+    """What a submission gives: the document (when every check passed) and messages by field."""
+
+    document: dict | None
+    errors: dict[str, list[str]]
+    general: list[str]
+    result: games.Result | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.document is not None
+
+
+def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
+    """WTForms validation and the engine's, together: every message, each beside its field."""
+    errors: dict[str, list[str]] = {}
+
+    def add(name: str | None, message: str) -> None:
+        if name is None:
+            if message not in general:
+                general.append(message)
+            return
+        bucket = errors.setdefault(name, [])
+        if message not in bucket:
+            bucket.append(message)
+
+    general: list[str] = []
+    form.validate()
+    for f in walk(form):
+        if not isinstance(f, FormField | FieldList) and f.errors and f.short_name != "csrf_token":
+            for message in f.errors:
+                add(f.name, message)
+    if "csrf_token" in form and form.csrf_token.errors:
+        general.append("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce téléphone).")
+    doc, paths = screens_.to_document(record_document, form)
+    result = None
+    try:
+        result = games.score(doc)
+    except games.InvalidDocument as exc:
+        for problem in exc.problems:
+            add(field_for(problem.path, paths), problem.message)
+    shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
+    for name in [n for n in errors if n not in shown]:
+        for message in errors.pop(name):
+            add(None, message)
+    if errors or general:
+        return Checked(None, errors, general)
+    return Checked(doc, {}, [], result)
+
+
+def pad_rows(form, add: str | None = None) -> None:
+    """Leave one blank row at the end of each Rows list (the no-JS way to add a line), plus one
+    more in the list named `add` (the "ajouter une ligne" button)."""
+    for f in list(walk(form)):
+        if isinstance(f, Rows):
+            want = 1 + (1 if add == f.name else 0)
+            trailing = 0
+            for entry in reversed(f.entries):
+                if not is_blank(entry):
+                    break
+                trailing += 1
+            while trailing < want and len(f.entries) < f.max_entries:
+                f.append_entry()
+                trailing += 1
+
+
+def leaves(form) -> dict[str, str]:
+    """Field name -> the value as a person reads it, for every leaf field (conflict display)."""
+    out = {}
+    for f in walk(form):
+        if isinstance(f, FormField | FieldList) or f.short_name in SKIPPED:
+            continue
+        if isinstance(f, BooleanField):
+            out[f.name] = "oui" if f.data else "non"
+        elif isinstance(f, RadioField):
+            out[f.name] = choice_labels(f.choices).get(f.data, f.data or "")
+        elif isinstance(f, Count):
+            out[f.name] = "" if f.data is None else str(f.data)
+        else:
+            out[f.name] = (f.data or "") if isinstance(f.data, str) else str(f.data or "")
+    return out
+
+
+def differences(mine, theirs) -> dict[str, str]:
+    """Fields whose stored value (theirs) differs from what this phone sent (mine)."""
+    a, b = leaves(mine), leaves(theirs)
+    return {name: (value if value != "" else "vide") for name, value in b.items() if a.get(name, "") != value}
+
+
+# --------------------------------------------------------------------------- new game
+
+
+class PlayerRow(Form):
+    name = StringField("Nom", render_kw={"autocomplete": "off", "list": "noms-connus", "maxlength": 40,
+                                         "autocapitalize": "words", "enterkeyhint": "next"})
+    colour = SelectField("Couleur", choices=[], validate_choice=False)
+
+
+@cache
+def new_game_form(max_players: int) -> type[FlaskForm]:
+    return type(f"NewGame{max_players}", (FlaskForm,), {
+        "game": HiddenField(),
+        "variant": RadioField("Variante", choices=[], validate_choice=False),
+        "players": Seats(FormField(PlayerRow), max_players),
+    })

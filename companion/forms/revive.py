@@ -1,0 +1,136 @@
+"""Revive's screens: one player's end state, and the artifact card shared by the table or not.
+
+Field names are the contract keys (shared/CONTRACT.md, Revive); bounds come from the engine so the
+form and the engine never disagree. The hints quote the rules (shared/rules/revive.fr.md).
+
+The contract keeps an `artifact_card` per player: three lines of {count, points}. At most tables
+one card is shared, so by default the card's points per line are typed once (`card`, table level)
+and copied to every player (`to_document`); each player types only what the line counts for them.
+"Une carte par joueur" shows the points fields in each player's section instead.
+"""
+
+from __future__ import annotations
+
+from wtforms import Form
+
+from ..games import revive as engine
+from . import Choice, Count, Fixed, Flag, Group, Rows
+
+PALETTE = [
+    ("#c8372d", "rouge"),
+    ("#2f6fb3", "bleu"),
+    ("#e0b422", "jaune"),
+    ("#3d8b4f", "vert"),
+    ("#7b4ea3", "violet"),
+    ("#3b3b3b", "noir"),
+]
+
+COLOURS = [engine.colour(i) for i in range(engine.COLOURS)]  # « couleur 1 » ... (ruling V5)
+SHARED, EACH = "shared", "each"
+
+
+class CardBonus(Form):
+    unlocked = Flag("Débloquée", "la case hexagonale de cette couleur sur vos pistes de machine")
+    cards = Count("Cartes gagnées", "de cette couleur, sans vos cartes de départ", hi=engine.CARDS_MAX)
+
+
+class Resources(Form):
+    gears = Count("Engrenages", hi=engine.RESOURCES["gears"][0])
+    books = Count("Livres", hi=engine.RESOURCES["books"][0])
+    food = Count("Nourriture", hi=engine.RESOURCES["food"][0])
+    crystals = Count("Cristaux", hi=engine.RESOURCES["crystals"][0])
+
+
+class CardLine(Form):
+    count = Count("Quantité comptée", "ce que la ligne compte chez vous (ex. vos énergies)",
+                  hi=engine.CARD_COUNT_MAX)
+    points = Count("Points indiqués", "sur cette ligne de votre carte", hi=engine.CARD_LINE_POINTS_MAX,
+                   show_if=("card_mode", EACH))
+
+
+class CardPoints(Form):
+    points = Count("Points indiqués", hi=engine.CARD_LINE_POINTS_MAX)
+
+
+def player_form(variant: str) -> type[Form]:
+    abyss = variant in engine.ABYSS
+    lo, hi = engine.GREAT_LOCATION_POINTS
+
+    class Player(Form):
+        track = Count("Piste de score", "les points atteints sur la piste de score",
+                      hi=engine.NUMBERS["track"])
+        progress = Count("Piste de progression", "les points visibles les plus bas sur votre piste",
+                         hi=engine.NUMBERS["progress"])
+        card_bonus = Fixed(Group(CardBonus), engine.COLOURS, "Cartes gagnées",
+                           "2 points par carte d'une couleur dont la case est débloquée", item_labels=COLOURS)
+        if abyss:
+            scyphoz = Count("Cartes Scyphoz", "elles prennent une couleur débloquée : 2 points chacune",
+                            hi=engine.NUMBERS["scyphoz"])
+        great_locations = Rows(Count("Points", "imprimés sur le grand emplacement", lo=lo, hi=hi),
+                               "Grands emplacements peuplés", "les points de chaque grand emplacement peuplé",
+                               max_entries=engine.GREAT_LOCATIONS_MAX, item_label="Grand emplacement",
+                               add_label="Ajouter un grand emplacement")
+        four_token = Flag("Jeton 4 points", "pris avec le dernier artefact")
+        two_tokens = Count("Jetons 2 points", "pris après le dernier artefact",
+                           hi=engine.NUMBERS["two_tokens"])
+        resources = Group(Resources, "Ressources restantes",
+                          "1 point par tranche de 5 ; le reste départage les égalités")
+        artifacts = Fixed(Count("Artefacts", lo=0, hi=engine.ARTIFACTS_MAX), engine.COLOURS,
+                          "Artefacts par couleur", "le nombre de vos artefacts de chaque couleur",
+                          item_labels=COLOURS)
+        artifact_points = Count("Points des artefacts", "les points imprimés sur vos artefacts",
+                                hi=engine.NUMBERS["artifact_points"])
+        artifact_card = Fixed(Group(CardLine), engine.COLOURS, "Carte Artefact",
+                              "(artefacts de la couleur + 1) × quantité × points", item_labels=COLOURS)
+        if abyss:
+            devotion = Count("Points de dévotion", "lus sur la piste de dévotion",
+                             hi=engine.NUMBERS["devotion"])
+        machine_progress = Count("Avancement des machines", "total des trois pistes de machine (égalités)",
+                                 hi=engine.NUMBERS["machine_progress"])
+
+    return Player
+
+
+def table_form(variant: str) -> type[Form]:
+    class Table(Form):
+        ui_only = ("card_mode", "card")
+        card_mode = Choice("Carte Artefact", "selon la variante : une carte commune ou une par joueur",
+                           choices=[(SHARED, "Une carte commune à tous"), (EACH, "Une carte par joueur")],
+                           default=SHARED)
+        card = Fixed(Group(CardPoints), engine.COLOURS, "Carte Artefact commune",
+                     "les points indiqués sur chaque ligne de la carte", item_labels=COLOURS,
+                     show_if=("card_mode", SHARED), copy_to="artifact_card")
+
+    return Table
+
+
+def _points(player: dict) -> tuple[int, ...]:
+    lines = player.get("artifact_card") or []
+    return tuple(line.get("points", 0) if isinstance(line, dict) else 0 for line in lines) or (0,) * 3
+
+
+def to_form(document: dict, data: dict) -> None:
+    """Shared when every player's card has the same points (always true of a new game)."""
+    players = document.get("players", [])
+    cards = {_points(p) for p in players}
+    shared = len(cards) <= 1
+    data["card_mode"] = SHARED if shared else EACH
+    first = _points(players[0]) if players else (0,) * 3
+    data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
+
+
+def to_document(document: dict, form, paths: dict[str, str]) -> None:
+    """A shared card: its points go into every player's `artifact_card`, and a problem with them is
+    shown beside the shared card's field."""
+    if form.card_mode.data != SHARED:
+        return
+    shared = [entry.form.points.data or 0 for entry in form.card.entries]
+    for i, player in enumerate(document["players"]):
+        lines = player.setdefault("artifact_card", [{} for _ in shared])
+        for j, points in enumerate(shared):
+            if j < len(lines):
+                if points:
+                    lines[j]["points"] = points
+                else:
+                    lines[j].pop("points", None)
+                paths[f"players[{i}].artifact_card[{j}].points"] = form.card.entries[j].form.points.name

@@ -1,0 +1,199 @@
+"""Stored games: create, load, save with a version check, and each device's history.
+
+Flask-aware but game-independent: the views call these, the games' forms never touch the database.
+A stored document always scores (a save that does not is refused before it reaches here), so the
+results page and the history can always recompute a game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from flask import abort, current_app, g, request
+
+from . import games
+from .extensions import db
+from .models import DeviceGame, GameRecord, now
+
+DEVICE_COOKIE = "companion_device"
+DEVICE_MAX_AGE = 2 * 365 * 24 * 3600  # a table's phone keeps its history for two years
+HISTORY_LIMIT = 100
+
+
+class StaleVersion(Exception):
+    """A save based on an older version than the stored one: someone else saved in between."""
+
+    def __init__(self, record: GameRecord):
+        super().__init__(f"game {record.id} is at version {record.version}")
+        self.record = record
+
+
+# --------------------------------------------------------------------------- games
+
+
+def create(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord:
+    document = {"game": game, "variant": variant, "players": [{"name": n} for n in players]}
+    record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
+                        status="draft", version=1)
+    db.session.add(record)
+    db.session.flush()
+    return record
+
+
+def by_edit_token(token: str) -> GameRecord:
+    record = db.session.scalar(sa.select(GameRecord).where(GameRecord.edit_token == token))
+    if record is None:
+        abort(404)
+    return record
+
+
+def by_view_token(token: str) -> GameRecord:
+    record = db.session.scalar(sa.select(GameRecord).where(GameRecord.view_token == token))
+    if record is None:
+        abort(404)
+    return record
+
+
+def save(record: GameRecord, document: dict, version: int, *, status: str | None = None) -> GameRecord:
+    """Store `document` if `version` is still the stored one; raise StaleVersion otherwise.
+
+    The check and the write are one UPDATE ... WHERE version = :version, so two phones saving at
+    the same instant cannot both win, whatever the database or the number of workers.
+    """
+    values = {"document": document, "version": version + 1, "updated_at": now()}
+    if status:
+        values["status"] = status
+    done = db.session.execute(
+        sa.update(GameRecord).where(GameRecord.id == record.id, GameRecord.version == version)
+        .values(**values).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        db.session.rollback()
+        fresh = db.session.get(GameRecord, record.id, populate_existing=True)
+        if fresh is None:
+            abort(404)
+        raise StaleVersion(fresh)
+    db.session.commit()
+    db.session.refresh(record)
+    return record
+
+
+def set_status(record: GameRecord, status: str) -> None:
+    if record.status != status:
+        record.status = status
+        db.session.commit()
+
+
+def delete(record: GameRecord) -> None:
+    db.session.execute(sa.delete(DeviceGame).where(DeviceGame.game_id == record.id))
+    db.session.delete(record)
+    db.session.commit()
+
+
+def colours_of(record: GameRecord) -> list[str]:
+    """One colour per player, whatever was stored (a game from before colours existed has none)."""
+    stored = list(record.colours or [])
+    n = len(record.document.get("players", []))
+    return (stored + [""] * n)[:n]
+
+
+def names_of(record: GameRecord) -> list[str]:
+    return [p.get("name", "") for p in record.document.get("players", [])]
+
+
+def result_of(record: GameRecord):
+    """The result of a stored document, or None if it no longer scores (an engine got stricter)."""
+    try:
+        return games.score(record.document)
+    except games.InvalidDocument:
+        return None
+
+
+# --------------------------------------------------------------------------- devices
+
+
+def device_id(create: bool = True) -> str | None:
+    """This device's random id (HttpOnly cookie); a new one is issued on the response when absent."""
+    if "device" in g:
+        return g.device
+    token = request.cookies.get(DEVICE_COOKIE, "")
+    if not (20 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()):
+        if not create:
+            return None
+        token = secrets.token_urlsafe(24)
+        g.new_device = True
+    g.device = token
+    return token
+
+
+def set_device_cookie(response):
+    """after_request hook: hand a new device its cookie."""
+    if g.get("new_device"):
+        response.set_cookie(DEVICE_COOKIE, g.device, max_age=DEVICE_MAX_AGE, httponly=True,
+                            samesite="Lax", secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
+
+
+def remember(record: GameRecord, *, can_edit: bool) -> None:
+    """Put the game in this device's history (or move it to the top); edit access is never lowered."""
+    device = device_id()
+    row = db.session.get(DeviceGame, (device, record.id))
+    if row is None:
+        db.session.add(DeviceGame(device=device, game_id=record.id, can_edit=can_edit))
+    else:
+        row.opened_at = now()
+        row.can_edit = row.can_edit or can_edit
+    db.session.commit()
+
+
+@dataclass
+class Entry:
+    record: GameRecord
+    can_edit: bool
+    opened_at: object
+
+
+def history(limit: int = HISTORY_LIMIT) -> list[Entry]:
+    device = device_id(create=False)
+    if device is None:
+        return []
+    rows = db.session.execute(
+        sa.select(GameRecord, DeviceGame.can_edit, DeviceGame.opened_at)
+        .join(DeviceGame, DeviceGame.game_id == GameRecord.id)
+        .where(DeviceGame.device == device)
+        .order_by(GameRecord.updated_at.desc(), GameRecord.id.desc()).limit(limit)).all()
+    return [Entry(r, bool(c), o) for r, c, o in rows]
+
+
+def entry_for(record: GameRecord) -> DeviceGame | None:
+    device = device_id(create=False)
+    return None if device is None else db.session.get(DeviceGame, (device, record.id))
+
+
+def forget(record: GameRecord) -> bool:
+    """Remove the game from this device's history; delete it from the server when this device
+    could edit it and no other device remembers it. Returns True when the game was deleted."""
+    row = entry_for(record)
+    can_edit = bool(row and row.can_edit)
+    if row is not None:
+        db.session.delete(row)
+        db.session.flush()
+    others = db.session.scalar(sa.select(sa.func.count()).select_from(DeviceGame)
+                               .where(DeviceGame.game_id == record.id))
+    if can_edit and not others:
+        delete(record)
+        return True
+    db.session.commit()
+    return False
+
+
+def known_names(limit: int = 30) -> list[str]:
+    """Player names from this device's games, most recent first: the new-game suggestions."""
+    seen: dict[str, str] = {}
+    for entry in history():
+        for name in names_of(entry.record):
+            key = name.casefold()
+            if name and key not in seen:
+                seen[key] = name
+    return list(seen.values())[:limit]

@@ -1,0 +1,403 @@
+/* The play pages, enhanced: steppers, list rows, autosave with a local draft, conflicts.
+   Everything here is optional: without JS the forms are plain inputs and submit buttons.
+   Markup contract (written by templates/play/_fields.html): see companion/forms/__init__.py. */
+(function () {
+  "use strict";
+
+  var form = document.getElementById("end-state");
+  var notice = document.getElementById("play-notice");
+  var state = document.getElementById("save-state");
+  var DELAY = 700;
+
+  function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  function fire(el) { el.dispatchEvent(new Event("input", { bubbles: true })); }
+
+  /* ---------------------------------------------------------------- steppers */
+
+  function stepper(input) {
+    if (input.dataset.enhanced) return;
+    input.dataset.enhanced = "1";
+    var wrap = document.createElement("span");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    [["-1", "\u2212", "Moins un"], null, ["1", "+", "Plus un"]].forEach(function (b) {
+      if (!b) { wrap.appendChild(input); return; }
+      var btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = "step";
+      btn.dataset.step = b[0];
+      btn.textContent = b[1];
+      btn.setAttribute("aria-label", b[2]);
+      wrap.appendChild(btn);
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("button[data-step]");
+    if (!btn) return;
+    var input = btn.parentNode.querySelector("input");
+    var min = input.hasAttribute("min") ? parseInt(input.getAttribute("min"), 10) : 0;
+    var max = input.hasAttribute("max") ? parseInt(input.getAttribute("max"), 10) : Infinity;
+    var value = parseInt(input.value, 10);
+    var step = parseInt(btn.dataset.step, 10);
+    value = isNaN(value) ? (step > 0 ? Math.max(min, 0 + step) : min) : value + step;
+    input.value = String(Math.min(max, Math.max(min, value)));
+    fire(input);
+  });
+
+  /* ---------------------------------------------------------------- rows */
+
+  function renumber(box) {
+    var base = box.dataset.rows;
+    var re = new RegExp(escapeRe(base) + "-\\d+", "g");
+    $all("[data-row]", box).forEach(function (row, i) {
+      $all("[name], [id], [for], [aria-describedby]", row).concat([row]).forEach(function (el) {
+        ["name", "id", "for", "aria-describedby"].forEach(function (attr) {
+          var v = el.getAttribute(attr);
+          if (v) el.setAttribute(attr, v.replace(re, base + "-" + i));
+        });
+      });
+      var label = row.querySelector("legend, label");
+      if (label) label.textContent = box.dataset.itemLabel + " " + (i + 1);
+    });
+    var add = box.querySelector("button[name=add_row]");
+    if (add) add.hidden = $all("[data-row]", box).length >= parseInt(box.dataset.max, 10);
+  }
+
+  function clear(el) {
+    $all("input, select", el).forEach(function (i) {
+      if (i.type === "checkbox" || i.type === "radio") i.checked = false; else i.value = "";
+    });
+    $all(".field-error", el).forEach(function (p) { p.textContent = ""; });
+    $all(".theirs", el).forEach(function (p) { p.remove(); });
+    $all(".has-error", el).forEach(function (p) { p.classList.remove("has-error"); });
+  }
+
+  function decorate(row) {
+    if (row.querySelector("[data-remove-row]")) return;
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "ghost remove-row";
+    btn.dataset.removeRow = "";
+    btn.setAttribute("aria-label", "Retirer cette ligne");
+    btn.textContent = "\u00d7";
+    row.appendChild(btn);
+  }
+
+  function addRow(box) {
+    var rows = $all("[data-row]", box);
+    if (rows.length >= parseInt(box.dataset.max, 10)) return null;
+    var last = rows[rows.length - 1];
+    var row = last.cloneNode(true);
+    clear(row);
+    last.parentNode.insertBefore(row, last.nextSibling);
+    renumber(box);
+    return row;
+  }
+
+  $all("[data-rows]").forEach(function (box) {
+    $all("[data-row]", box).forEach(decorate);
+    renumber(box);
+  });
+
+  document.addEventListener("click", function (e) {
+    var add = e.target.closest("button[name=add_row]");
+    if (add) {
+      var box = add.closest("[data-rows]");
+      e.preventDefault();
+      var row = addRow(box);
+      if (row) { var first = row.querySelector("input"); if (first) first.focus(); }
+      return;
+    }
+    var remove = e.target.closest("[data-remove-row]");
+    if (remove) {
+      var rowsBox = remove.closest("[data-rows]");
+      var row2 = remove.closest("[data-row]");
+      if ($all("[data-row]", rowsBox).length > 1) row2.remove(); else clear(row2);
+      renumber(rowsBox);
+      changed();
+    }
+  });
+
+  /* ---------------------------------------------------------------- show-if, copy-to */
+
+  function showIf() {
+    $all("[data-show-if]").forEach(function (el) {
+      var parts = el.dataset.showIf.split("=");
+      var chosen = document.querySelector('input[name="' + parts[0] + '"]:checked');
+      el.hidden = !chosen || chosen.value !== parts[1];
+    });
+  }
+
+  function copyTo(input) {
+    var box = input.closest("[data-copy-to]");
+    if (!box || !input.name) return;
+    var suffix = input.name.slice(box.dataset.copyFrom.length);
+    var target = "-" + box.dataset.copyTo + suffix;
+    $all("input").forEach(function (other) {
+      if (other !== input && other.name && other.name.slice(-target.length) === target) other.value = input.value;
+    });
+  }
+
+  document.addEventListener("change", showIf);
+
+  /* ---------------------------------------------------------------- other pages */
+
+  $all("select[data-swatch]").forEach(function (select) {
+    select.addEventListener("change", function () {
+      var circle = select.parentNode.querySelector("circle");
+      if (circle) circle.setAttribute("fill", select.value);
+    });
+  });
+
+  $all("[data-copy]").forEach(function (btn) {
+    if (!navigator.clipboard) return;
+    btn.hidden = false;
+    btn.addEventListener("click", function () {
+      var input = document.getElementById(btn.dataset.copy);
+      navigator.clipboard.writeText(input.value).then(function () { btn.textContent = "Copié \u2713"; });
+    });
+  });
+
+  $all("input[data-stepper]").forEach(stepper);
+  if (!form || !form.dataset.autosave || !window.fetch || !window.FormData) return;
+
+  /* ---------------------------------------------------------------- autosave and draft */
+
+  var version = form.querySelector("input[name=version]");
+  var key = "companion-draft:" + form.dataset.draft;
+  var timer = null, inFlight = false, again = false, paused = false, pendingVersion = null;
+
+  function values() {
+    var out = [];
+    new FormData(form).forEach(function (v, k) {
+      if (k !== "csrf_token" && k !== "version" && typeof v === "string") out.push([k, v]);
+    });
+    return out;
+  }
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+  function readDraft() {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (err) { return null; }
+  }
+  function writeDraft() {
+    try {
+      var old = readDraft();
+      localStorage.setItem(key, JSON.stringify({ base: old ? old.base : version.value, values: values() }));
+      // (a new change after a submit is a new draft: "submitted" is not carried over)
+    } catch (err) { /* private mode or full storage: the server copy still holds the last save */ }
+  }
+  function dropDraft() { try { localStorage.removeItem(key); } catch (err) { /* nothing kept */ } }
+
+  function say(text, kind) {
+    if (!state) return;
+    state.textContent = text;
+    state.className = "save-state" + (kind ? " " + kind : "");
+  }
+
+  function showNotice(lines, actions) {
+    notice.textContent = "";
+    lines.forEach(function (line) { var p = document.createElement("p"); p.textContent = line; notice.appendChild(p); });
+    if (actions) notice.appendChild(actions);
+    notice.hidden = !lines.length;
+  }
+
+  function clearMarks() {
+    $all(".field-error", form).forEach(function (p) { p.textContent = ""; });
+    $all(".has-error", form).forEach(function (el) { el.classList.remove("has-error"); });
+    $all("[aria-invalid=true]", form).forEach(function (el) { el.setAttribute("aria-invalid", "false"); });
+  }
+
+  function mark(errors, general) {
+    var elsewhere = (general || []).slice();
+    Object.keys(errors || {}).forEach(function (name) {
+      var p = document.getElementById("e-" + name);
+      var wrap = document.getElementById("f-" + name);
+      if (!p) { elsewhere.push(errors[name].join(" ")); return; }
+      p.textContent = errors[name].join(" ");
+      if (wrap) wrap.classList.add("has-error");
+      var input = form.querySelector('[name="' + name + '"]');
+      if (input) input.setAttribute("aria-invalid", "true");
+    });
+    return elsewhere;
+  }
+
+  function markTheirs(theirs) {
+    $all(".theirs", form).forEach(function (p) { p.remove(); });
+    Object.keys(theirs || {}).forEach(function (name) {
+      var anchor = document.getElementById("e-" + name);
+      if (!anchor) return;
+      var p = document.createElement("p");
+      p.className = "theirs";
+      p.id = "t-" + name;
+      p.appendChild(document.createTextNode("Enregistré sur l'autre appareil : "));
+      var b = document.createElement("b");
+      b.textContent = theirs[name];
+      p.appendChild(b);
+      anchor.parentNode.insertBefore(p, anchor.nextSibling);
+    });
+  }
+
+  function conflictActions() {
+    var box = document.createElement("div");
+    box.className = "button-row";
+    var mine = document.createElement("button");
+    mine.type = "button";
+    mine.textContent = "Appliquer mes saisies";
+    mine.addEventListener("click", function () {
+      if (pendingVersion !== null) version.value = pendingVersion;
+      try {
+        var d = readDraft();
+        if (d) { d.base = version.value; localStorage.setItem(key, JSON.stringify(d)); }
+      } catch (err) { /* ignore */ }
+      paused = false;
+      save();
+    });
+    var theirs = document.createElement("button");
+    theirs.type = "button";
+    theirs.className = "ghost";
+    theirs.textContent = "Reprendre leurs valeurs";
+    theirs.addEventListener("click", function () { dropDraft(); window.location.reload(); });
+    box.appendChild(mine);
+    box.appendChild(theirs);
+    return box;
+  }
+
+  function save(keepalive) {
+    clearTimeout(timer);
+    timer = null;
+    if (paused) return;
+    if (inFlight) { again = true; return; }
+    inFlight = true;
+    var sent = values();
+    var body = new FormData(form);
+    body.delete("action");
+    say("Enregistrement\u2026", "busy");
+    fetch(form.dataset.autosave, {
+      method: "POST", body: body, credentials: "same-origin", keepalive: !!keepalive,
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      return response.json().then(function (data) { return [response.status, data]; },
+                                   function () { return [response.status, null]; });
+    }).then(function (res) {
+      var status = res[0], data = res[1];
+      if (status === 200 && data && data.ok) {
+        version.value = data.version;
+        (data.totals || []).forEach(function (total, i) {
+          $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
+        });
+        clearMarks();
+        markTheirs({});
+        showNotice([]);
+        if (same(values(), sent)) dropDraft();
+        else {
+          try { var d = readDraft(); if (d) { d.base = String(data.version); localStorage.setItem(key, JSON.stringify(d)); } }
+          catch (err) { /* ignore */ }
+        }
+        say("Enregistré \u2713", "ok");
+      } else if (status === 409 && data) {
+        paused = true;
+        pendingVersion = String(data.version);
+        clearMarks();
+        markTheirs(data.theirs);
+        showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
+        say("Non enregistré : conflit", "bad");
+      } else if (status === 422 && data) {
+        clearMarks();
+        showNotice(mark(data.errors, data.general));
+        say("Non enregistré : à corriger", "bad");
+      } else {
+        showNotice(["L'enregistrement a échoué (" + status + ") : vos saisies restent sur ce téléphone. " +
+                    "Si cela dure, rechargez la page."]);
+        say("Non enregistré", "bad");
+      }
+    }).catch(function () {
+      say("Pas de réseau : saisies gardées sur ce téléphone", "bad");
+      timer = setTimeout(save, 10000);
+    }).then(function () {
+      inFlight = false;
+      if (submitAfter !== null && !paused) {
+        var button = submitAfter;
+        submitAfter = null;
+        again = false;
+        if (button === true) form.submit();
+        else if (form.requestSubmit) form.requestSubmit(button);
+        else button.click();
+        return;
+      }
+      if (again) { again = false; save(); }
+    });
+  }
+
+  function changed(e) {
+    if (e && e.target && e.target.name) copyTo(e.target);
+    writeDraft();
+    if (paused) return;
+    say("Modifications en attente\u2026", "busy");
+    clearTimeout(timer);
+    timer = setTimeout(save, DELAY);
+  }
+
+  /* A full submit ("Enregistrer", "Voir les résultats") carries every field itself: drop the pending
+     autosave, and let one already on its way finish first so the version sent is the latest. */
+  var submitAfter = null;
+  form.addEventListener("submit", function (e) {
+    clearTimeout(timer);
+    timer = null;
+    try {  // the draft is being sent: once the server holds a newer version, it is not restored
+      var d = readDraft();
+      if (d) { d.submitted = true; localStorage.setItem(key, JSON.stringify(d)); }
+    } catch (err) { /* ignore */ }
+    if (inFlight) {
+      e.preventDefault();
+      submitAfter = e.submitter || true;
+      say("Enregistrement\u2026", "busy");
+    }
+  });
+
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+  window.addEventListener("online", function () { if (readDraft()) save(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden" && timer) save(true);
+  });
+
+  /* A draft left by a closed tab or a dead phone: put it back, then send it (the server refuses it
+     if someone saved since, and the conflict shows both sides). */
+  function restore(draft) {
+    var wanted = {};
+    draft.values.forEach(function (pair) { (wanted[pair[0]] = wanted[pair[0]] || []).push(pair[1]); });
+    Object.keys(wanted).forEach(function (name) {
+      if (form.querySelector('[name="' + name + '"]')) return;
+      $all("[data-rows]", form).forEach(function (box) {
+        var base = box.dataset.rows + "-";
+        if (name.indexOf(base) !== 0) return;
+        var index = parseInt(name.slice(base.length), 10);
+        while ($all("[data-row]", box).length <= index && addRow(box)) { /* add rows up to index */ }
+      });
+    });
+    $all("input, select, textarea", form).forEach(function (el) {
+      if (!el.name || el.name === "csrf_token" || el.name === "version" || el.type === "submit") return;
+      var v = wanted[el.name] || [];
+      if (el.type === "checkbox" || el.type === "radio") el.checked = v.indexOf(el.value) >= 0;
+      else el.value = v.length ? v[0] : "";
+    });
+  }
+
+  var draft = readDraft();
+  if (draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.base, 10)) {
+    dropDraft();
+    draft = null;
+  }
+  if (draft && draft.values && !same(draft.values, values())) {
+    restore(draft);
+    version.value = draft.base;
+    showIf();
+    showNotice(["Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises et envoyées."]);
+    save();
+  } else if (draft) {
+    dropDraft();
+  }
+  showIf();
+})();

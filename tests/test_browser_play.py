@@ -1,0 +1,209 @@
+"""Revive played through the UI as a table would, on a phone (headless Chromium, 390×844)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import load_example, screenshot
+
+pytestmark = pytest.mark.browser
+
+LAYOUT = """() => {
+  const small = [...document.querySelectorAll('a, button, input, select, summary')]
+    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
+    // a checkbox or radio is tapped through its label, which is the target that counts
+    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
+    .map(([e, t]) => [e.name || e.textContent.trim(), t.getBoundingClientRect().height])
+    .filter(([, h]) => h < 44);
+  return {width: document.documentElement.scrollWidth, small};
+}"""
+
+
+def check_layout(page) -> None:
+    layout = page.evaluate(LAYOUT)
+    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
+    assert layout["small"] == [], f"tap targets under 44 px: {layout['small']}"
+
+
+def new_game(page, variant: str, names: list[str]) -> str:
+    page.goto(f"{page.base_url}/nouvelle?game=revive&variant={variant}")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}-name", name)
+    page.get_by_role("button", name="Commencer la saisie").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    return page.url
+
+
+def saved(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+
+
+def fill_player(page, i: int, p: dict, *, card_each: bool) -> None:
+    """Type one player's end state the way a player does: fields, boxes, rows, a few − / + taps."""
+    pre = f"players-{i}-"
+    for key in ("track", "progress", "scyphoz", "artifact_points", "devotion", "machine_progress"):
+        if p.get(key):
+            page.fill(f'[name="{pre}{key}"]', str(p[key]))
+    for _ in range(p.get("two_tokens", 0)):  # the stepper's + button
+        page.locator(f'#f-{pre}two_tokens button[data-step="1"]').tap()
+    for j, cb in enumerate(p.get("card_bonus", [])):
+        if cb.get("unlocked"):
+            page.check(f'[name="{pre}card_bonus-{j}-unlocked"]')
+        if cb.get("cards"):
+            page.fill(f'[name="{pre}card_bonus-{j}-cards"]', str(cb["cards"]))
+    for j, points in enumerate(p.get("great_locations", [])):
+        if j:
+            page.locator(f'#f-{pre}great_locations button[name="add_row"]').tap()
+        page.fill(f'[name="{pre}great_locations-{j}"]', str(points))
+    if p.get("four_token"):
+        page.check(f'[name="{pre}four_token"]')
+    for key, n in p.get("resources", {}).items():
+        if n:
+            page.fill(f'[name="{pre}resources-{key}"]', str(n))
+    for j, n in enumerate(p.get("artifacts", [])):
+        if n:
+            page.fill(f'[name="{pre}artifacts-{j}"]', str(n))
+    for j, line in enumerate(p.get("artifact_card", [])):
+        page.fill(f'[name="{pre}artifact_card-{j}-count"]', str(line.get("count", 0)))
+        if card_each:
+            page.fill(f'[name="{pre}artifact_card-{j}-points"]', str(line.get("points", 0)))
+
+
+def totals(page) -> list[str]:
+    return page.locator("tr.totals td").all_inner_texts()
+
+
+def finish(page) -> None:
+    page.get_by_role("button", name="Voir les résultats").click()
+    page.wait_for_url(re.compile(r"/resultats$"))
+
+
+def test_revive_abyss_example_played_through(phone):
+    example = load_example("revive-abyss.json")
+    new_game(phone, "abyss", ["Maëlle", "Yanis"])
+    check_layout(phone)
+    phone.get_by_label("Une carte par joueur").check()  # each player has their own artifact card
+    assert phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
+    for i, player in enumerate(example["players"]):
+        fill_player(phone, i, player, card_each=True)
+    saved(phone)
+    # The running totals follow the autosave, on the seat chips and each player's heading.
+    assert phone.locator('.seats [data-seat-total="0"]').inner_text() == "94"
+    assert phone.locator('#joueur-2 [data-seat-total="1"]').inner_text() == "83"
+    finish(phone)
+    assert phone.locator("h1.winner").inner_text() == "Maëlle gagne"
+    assert totals(phone) == ["94", "83"]
+    # Each line's detail on tap.
+    detail = phone.locator("tr[data-key=artifact_card] + tr.detail-row")
+    assert not detail.is_visible()
+    phone.locator("tr[data-key=artifact_card] summary").tap()
+    assert "en tout 3 × 5 × 1 + 1 × 0 × 2 + 2 × 2 × 2 = 23" in detail.inner_text()
+    check_layout(phone)
+    screenshot(phone, "play-revive-abyss-results")
+
+
+def test_revive_base_game_with_a_shared_card(phone):
+    phone.goto(f"{phone.base_url}/nouvelle?game=revive&variant=base")
+    check_layout(phone)
+    screenshot(phone, "play-new-game")
+    new_game(phone, "base", ["Inès", "Léo", "Zoé"])
+    # The shared artifact card: points typed once (1, 2, 3), each player counts their own.
+    for j, points in enumerate((1, 2, 3)):
+        phone.fill(f'[name="card-{j}-points"]', str(points))
+    assert not phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
+    fill_player(phone, 0, {"track": 41, "progress": 5, "card_bonus": [{"unlocked": True, "cards": 4}],
+                           "great_locations": [7, 4], "resources": {"gears": 3, "food": 3},
+                           "artifacts": [1, 0, 2],
+                           "artifact_card": [{"count": 3}, {"count": 1}, {"count": 0}]}, card_each=False)
+    # 41 + 5 + 8 + 11 + 1 + (2 × 3 × 1 + 1 × 1 × 2) = 74
+    fill_player(phone, 1, {"track": 52, "four_token": True, "two_tokens": 1, "resources": {"books": 5},
+                           "artifact_card": [{"count": 2}, {"count": 0}, {"count": 1}]}, card_each=False)
+    # 52 + 4 + 2 + 1 + (1 × 2 × 1 + 1 × 1 × 3) = 64
+    fill_player(phone, 2, {"track": 60, "progress": 9}, card_each=False)  # 69
+    saved(phone)
+    check_layout(phone)
+    screenshot(phone, "play-revive-base-edit")
+    finish(phone)
+    assert phone.locator("h1.winner").inner_text() == "Inès gagne"
+    assert totals(phone) == ["74", "64", "69"]
+    assert phone.locator(".place").all_inner_texts()[1].startswith("2")
+    check_layout(phone)
+    screenshot(phone, "play-revive-base-results")
+
+
+def test_tie_settled_by_leftover_resources(phone):
+    new_game(phone, "base", ["Alice", "Bob"])
+    fill_player(phone, 0, {"track": 30, "resources": {"gears": 4}}, card_each=False)
+    fill_player(phone, 1, {"track": 30, "resources": {"books": 2}}, card_each=False)
+    finish(phone)
+    assert phone.locator("h1.winner").inner_text() == "Alice gagne"
+    assert totals(phone) == ["30", "30"]
+    ties = phone.locator(".ties").inner_text()
+    assert "Alice et Bob à égalité (30 points)" in ties
+    assert "ressources restantes non converties : Alice 4, Bob 2" in ties
+    screenshot(phone, "play-revive-tie-results")
+    # The read-only link shows the same results, and nothing to edit.
+    share = phone.locator("#share-url").input_value()
+    phone.goto(share)
+    assert phone.locator("h1.winner").inner_text() == "Alice gagne"
+    assert phone.locator("main form, main input").count() == 0
+    check_layout(phone)
+    screenshot(phone, "play-revive-read-only")
+    phone.goto(f"{phone.base_url}/parties")
+    assert "Gagnant : Alice" in phone.locator(".history").inner_text()
+    check_layout(phone)
+    screenshot(phone, "play-history")
+
+
+def test_bad_value_corrected_after_its_message(phone):
+    url = new_game(phone, "base", ["Alice", "Bob"])
+    phone.fill('[name="players-0-track"]', "40")
+    saved(phone)
+    phone.fill('[name="players-1-resources-gears"]', "9")  # at most 6 (V2)
+    message = phone.locator("#e-players-1-resources-gears")
+    message.wait_for(state="visible")
+    assert message.inner_text() == "doit être entre 0 et 6 (reçu 9)"
+    assert "à corriger" in phone.locator("#save-state").inner_text()
+    # A reload keeps what was typed (the draft on the phone), the message comes back.
+    phone.goto(url)
+    assert phone.locator('[name="players-1-resources-gears"]').input_value() == "9"
+    message.wait_for(state="visible")
+    phone.fill('[name="players-1-resources-gears"]', "6")
+    saved(phone)
+    assert not message.is_visible()
+    finish(phone)
+    assert totals(phone) == ["40", "1"]
+    screenshot(phone, "play-revive-corrected-results")
+
+
+def test_two_phones_editing_one_game(phone, browser, live_server):
+    url = new_game(phone, "base", ["Alice", "Bob"])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="fr-FR")
+    origin = urlparse(live_server.url).netloc
+    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
+                  else route.abort())
+    other = context.new_page()
+    other.set_default_timeout(10_000)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-0-track"]', "38")  # phone A saves first
+        saved(phone)
+        other.fill('[name="players-1-track"]', "12")  # phone B, still on the old version
+        notice = other.locator("#play-notice")
+        notice.wait_for(state="visible")
+        assert "Rien n'a été écrasé" in notice.inner_text()
+        assert other.locator("#t-players-0-track").inner_text() == "Enregistré sur l'autre appareil : 38"
+        assert other.locator('[name="players-1-track"]').input_value() == "12"  # B's entry is kept
+        # B takes A's value and re-applies its own entry.
+        other.fill('[name="players-0-track"]', "38")
+        other.get_by_role("button", name="Appliquer mes saisies").click()
+        saved(other)
+        phone.goto(url + "resultats")
+        assert totals(phone) == ["38", "12"]
+    finally:
+        context.close()

@@ -1,0 +1,417 @@
+"""The table's flow with the Flask client: new game, end state, results, sharing, history, conflicts."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from html import unescape
+
+import pytest
+
+from companion import games
+from companion.extensions import db
+from companion.models import DeviceGame, GameRecord
+from conftest import load_example, make_app
+
+
+def revive_form(doc: dict, version: int, mode: str = "each", shared=(0, 0, 0)) -> dict:
+    """The form fields a table fills in for a Revive document (what the phone posts)."""
+    data = {"version": str(version), "card_mode": mode}
+    if mode == "shared":
+        for j, points in enumerate(shared):
+            data[f"card-{j}-points"] = str(points)
+    for i, p in enumerate(doc["players"]):
+        pre = f"players-{i}-"
+        for key in ("track", "progress", "scyphoz", "two_tokens", "artifact_points", "devotion",
+                    "machine_progress"):
+            if key in p:
+                data[pre + key] = str(p[key])
+        for j, cb in enumerate(p.get("card_bonus", [])):
+            if cb.get("unlocked"):
+                data[f"{pre}card_bonus-{j}-unlocked"] = "y"
+            data[f"{pre}card_bonus-{j}-cards"] = str(cb.get("cards", 0))
+        for j, v in enumerate(p.get("great_locations", [])):
+            data[f"{pre}great_locations-{j}"] = str(v)
+        if p.get("four_token"):
+            data[pre + "four_token"] = "y"
+        for key, v in p.get("resources", {}).items():
+            data[f"{pre}resources-{key}"] = str(v)
+        for j, v in enumerate(p.get("artifacts", [])):
+            data[f"{pre}artifacts-{j}"] = str(v)
+        for j, line in enumerate(p.get("artifact_card", [])):
+            data[f"{pre}artifact_card-{j}-count"] = str(line.get("count", 0))
+            data[f"{pre}artifact_card-{j}-points"] = str(line.get("points", 0))
+    return data
+
+
+def create(client, names=("Maëlle", "Yanis"), variant="abyss", colours=None) -> str:
+    data = {"game": "revive", "variant": variant}
+    for i, name in enumerate(names):
+        data[f"players-{i}-name"] = name
+        if colours:
+            data[f"players-{i}-colour"] = colours[i]
+    response = client.post("/nouvelle", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+    return token
+
+
+def record(app, token) -> GameRecord:
+    with app.app_context():
+        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
+        db.session.expunge(rec)
+        return rec
+
+
+def error_beside(html: str, field: str) -> str:
+    """The message the page shows beside a field (its `e-<field>` element)."""
+    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
+    assert match, f"no message slot for {field}"
+    return unescape(match.group(1)).strip()
+
+
+# ------------------------------------------------------------------ new game
+
+
+def test_new_game_page_offers_colours_suggestions_and_seats(client):
+    page = client.get("/nouvelle?game=revive&variant=abyss")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "Nouvelle partie de Revive" in html
+    assert html.count('list="noms-connus"') == 4  # Revive: up to 4 players
+    assert '<datalist id="noms-connus">' in html
+    # Seat i defaults to the box's colour i.
+    assert re.search(r'id="players-0-colour".*?<option selected value="#c8372d">', html, re.S)
+    assert re.search(r'id="players-1-colour".*?<option selected value="#2f6fb3">', html, re.S)
+    assert 'value="abyss" checked' in html or 'checked id="variant-1"' in html or re.search(
+        r'<input checked[^>]*value="abyss"', html)
+
+
+def test_create_stores_players_in_seat_order_with_colours(app, client):
+    token = create(client, ["Inès", "", "Yanis"], colours=["#3d8b4f", "#c8372d", "#2f6fb3"])
+    rec = record(app, token)
+    assert rec.document == {"game": "revive", "variant": "abyss",
+                            "players": [{"name": "Inès"}, {"name": "Yanis"}]}
+    assert rec.colours == ["#3d8b4f", "#2f6fb3"]
+    assert rec.status == "draft" and rec.version == 1
+    assert rec.edit_token != rec.view_token and len(rec.edit_token) >= 40
+
+
+def test_new_game_rejects_duplicate_names_beside_the_field(app, client):
+    page = client.post("/nouvelle", data={"game": "revive", "variant": "base",
+                                          "players-0-name": "Alice", "players-1-name": "alice "})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 422
+    assert "nom déjà pris" in error_beside(html, "players-1-name")
+    with app.app_context():
+        assert db.session.query(GameRecord).count() == 0
+
+
+def test_new_game_needs_players(client):
+    page = client.post("/nouvelle", data={"game": "revive", "variant": "base"})
+    assert page.status_code == 422
+    assert "Ajoutez les joueurs" in page.get_data(as_text=True)
+
+
+def test_game_without_screens_is_not_offered(client, dice):
+    page = client.get("/nouvelle?game=dice")
+    assert page.status_code == 404
+    assert "pas encore disponible" in page.get_data(as_text=True)
+
+
+def test_names_used_before_on_this_device_are_suggested(client, app):
+    create(client, ["Maëlle", "Yanis"])
+    html = client.get("/nouvelle?game=revive").get_data(as_text=True)
+    datalist = re.search(r'<datalist id="noms-connus">(.*?)</datalist>', html, re.S).group(1)
+    assert 'value="Maëlle"' in datalist and 'value="Yanis"' in datalist
+    other = app.test_client()
+    datalist = re.search(r'<datalist id="noms-connus">(.*?)</datalist>',
+                         other.get("/nouvelle?game=revive").get_data(as_text=True), re.S).group(1)
+    assert "Maëlle" not in datalist
+
+
+# ------------------------------------------------------------------ end state
+
+
+def test_a_submission_missing_a_players_fields_never_shifts_the_others(app, client):
+    token = create(client, ["Maëlle", "Yanis"])
+    client.post(f"/g/{token}/", data={"version": "1", "card_mode": "shared", "players-1-track": "9"})
+    players = record(app, token).document["players"]
+    assert players[1]["track"] == 9 and "track" not in players[0]
+
+
+def test_full_game_scores_like_the_example(app, client):
+    example = load_example("revive-abyss.json")
+    token = create(client)
+    data = revive_form(example, 1) | {"action": "finish"}
+    response = client.post(f"/g/{token}/", data=data)
+    assert response.status_code == 302 and response.headers["Location"].endswith("/resultats")
+    rec = record(app, token)
+    assert rec.status == "scored" and rec.version == 2
+    assert games.score(rec.document).to_dict() == games.score(example).to_dict()
+    html = client.get(f"/g/{token}/resultats").get_data(as_text=True)
+    assert "Maëlle gagne" in html
+    totals = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S).group(1)
+    assert re.findall(r'<td class="num">(\d+)</td>', totals) == ["94", "83"]
+    # Categories as rows, with their labels and each line's detail behind <details>.
+    assert "Cartes gagnées et Scyphoz" in html and "Dévotion" in html
+    assert "3 × 2 (couleur 1) + 1 × 2 (Scyphoz) = 8" in html
+
+
+def test_shared_artifact_card_is_copied_to_every_player(app, client):
+    token = create(client, variant="base")
+    doc = {"players": [{"name": "Maëlle", "artifacts": [3, 0, 0], "artifact_card": [{"count": 6}, {}, {}]},
+                       {"name": "Yanis", "artifact_card": [{"count": 2}, {"count": 1}, {}]}]}
+    data = revive_form(doc, 1, mode="shared", shared=(1, 2, 0))
+    data = {k: v for k, v in data.items() if not k.endswith("-points") or k.startswith("card-")}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    stored = record(app, token).document
+    assert [line.get("points", 0) for line in stored["players"][0]["artifact_card"]] == [1, 2, 0]
+    assert [line.get("points", 0) for line in stored["players"][1]["artifact_card"]] == [1, 2, 0]
+    result = games.score(stored)
+    assert result.player("Maëlle").points("artifact_card") == 24  # the rules' example: 4 × 6 × 1
+    # Reopened, the card shows as shared with its points once.
+    html = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert re.search(r'<input checked[^>]*value="shared"', html)
+    assert re.search(r'name="card-1-points"[^>]*value="2"|value="2"[^>]*name="card-1-points"', html)
+
+
+def test_invalid_value_is_shown_beside_the_field_and_nothing_is_stored(app, client):
+    token = create(client)
+    before = record(app, token)
+    data = {"version": "1", "card_mode": "shared", "players-0-track": "40",
+            "players-0-resources-gears": "9", "players-1-two_tokens": "deux"}
+    page = client.post(f"/g/{token}/", data=data)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 422
+    assert error_beside(html, "players-0-resources-gears") == "doit être entre 0 et 6 (reçu 9)"
+    assert error_beside(html, "players-1-two_tokens") == "doit être un nombre entier"
+    assert "Rien n'a été enregistré" in unescape(html)
+    # The typed values stay in the form to be corrected.
+    assert 'value="deux"' in html and 'value="40"' in html
+    after = record(app, token)
+    assert after.document == before.document and after.version == 1
+
+
+def test_engine_problem_maps_back_to_its_field(app, client):
+    """Only one player may hold the 4-point token (V5): the engine's message lands beside the field."""
+    token = create(client)
+    data = {"version": "1", "card_mode": "shared", "players-0-four_token": "y", "players-1-four_token": "y"}
+    page = client.post(f"/g/{token}/", data=data)
+    assert page.status_code == 422
+    assert "un seul joueur peut tenir le jeton 4 points" in error_beside(
+        page.get_data(as_text=True), "players-1-four_token")
+    assert record(app, token).version == 1
+
+
+def test_list_rows_without_js(app, client):
+    token = create(client, variant="base")
+    # "Ajouter une ligne" on a phone without JS: saves and gives one more blank row.
+    data = {"version": "1", "card_mode": "shared", "players-0-great_locations-0": "5", "add_row":
+            "players-0-great_locations"}
+    page = client.post(f"/g/{token}/", data=data)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert 'name="players-0-great_locations-1"' in html and 'name="players-0-great_locations-2"' in html
+    assert record(app, token).document["players"][0]["great_locations"] == [5]
+    # Blank rows in the middle are dropped, and an engine error is shown on the right row.
+    data = {"version": "2", "card_mode": "shared", "players-0-great_locations-0": "5",
+            "players-0-great_locations-1": "", "players-0-great_locations-2": "31"}
+    page = client.post(f"/g/{token}/", data=data)
+    assert page.status_code == 422
+    assert "entre 1 et 30" in error_beside(page.get_data(as_text=True), "players-0-great_locations-2")
+
+
+def test_version_conflict_keeps_both_sides(app, client):
+    token = create(client)
+    first = {"version": "1", "card_mode": "shared", "players-0-track": "38"}
+    assert client.post(f"/g/{token}/", data=first).status_code == 302  # phone A saves (version 2)
+    stale = {"version": "1", "card_mode": "shared", "players-0-track": "12", "players-1-track": "55"}
+    page = client.post(f"/g/{token}/", data=stale)  # phone B still had version 1
+    html = page.get_data(as_text=True)
+    assert page.status_code == 409
+    assert "Rien n'a été écrasé" in unescape(html)
+    assert re.search(r'id="t-players-0-track">Enregistré sur l\'autre appareil : <b>38</b>', unescape(html))
+    assert 'value="12"' in html and 'value="55"' in html  # B's entries remain, to re-apply
+    assert 'name="version" type="hidden" value="2"' in html or 'value="2"' in html
+    rec = record(app, token)
+    assert rec.document["players"][0]["track"] == 38 and rec.version == 2
+    # Re-applying on purpose (the form now carries version 2) wins.
+    assert client.post(f"/g/{token}/", data=stale | {"version": "2"}).status_code == 302
+    assert record(app, token).document["players"][0]["track"] == 12
+
+
+def test_autosave_json(app, client):
+    token = create(client)
+    ok = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared", "players-0-track": "7"})
+    assert ok.status_code == 200
+    assert ok.json == {"ok": True, "version": 2, "errors": {}, "general": [], "totals": [7, 0]}
+    bad = client.post(f"/g/{token}/save", data={"version": "2", "card_mode": "shared",
+                                                "players-0-progress": "101"})
+    assert bad.status_code == 422
+    assert bad.json["errors"] == {"players-0-progress": ["doit être entre 0 et 100 (reçu 101)"]}
+    stale = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
+                                                  "players-0-track": "9"})
+    assert stale.status_code == 409 and stale.json["conflict"] and stale.json["version"] == 2
+    assert stale.json["theirs"]["players-0-track"] == "7"
+    # Blank fields are left out (0 / false / empty for the engines), lists of three stay three.
+    assert record(app, token).document["players"][0] == {"name": "Maëlle", "track": 7,
+                                                         "card_bonus": [{}, {}, {}],
+                                                         "artifacts": [0, 0, 0],
+                                                         "artifact_card": [{}, {}, {}]}
+
+
+# ------------------------------------------------------------------ results, sharing
+
+
+def test_tie_settled_by_leftover_resources(app, client):
+    token = create(client, ["Alice", "Bob"], variant="base")
+    doc = {"players": [{"name": "Alice", "track": 30, "resources": {"gears": 4}},
+                       {"name": "Bob", "track": 30, "resources": {"books": 2}}]}
+    assert client.post(f"/g/{token}/", data=revive_form(doc, 1) | {"action": "finish"}).status_code == 302
+    html = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "Alice gagne" in html
+    assert "ressources restantes non converties : Alice 4, Bob 2" in html
+
+
+def test_shared_victory_is_shown_as_such(client):
+    token = create(client, ["Alice", "Bob"], variant="base")
+    doc = {"players": [{"name": "Alice", "track": 30}, {"name": "Bob", "track": 30}]}
+    client.post(f"/g/{token}/", data=revive_form(doc, 1) | {"action": "finish"})
+    html = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "Victoire partagée : Alice et Bob" in html
+    assert html.count("<li class=\"place first shared\">") == 1
+
+
+def test_read_only_link_cannot_edit(app, client):
+    token = create(client)
+    client.post(f"/g/{token}/", data={"version": "1", "card_mode": "shared", "players-0-track": "5",
+                                      "action": "finish"})
+    rec = record(app, token)
+    viewer = app.test_client()
+    page = viewer.get(f"/r/{rec.view_token}/")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Maëlle gagne" in html
+    assert rec.edit_token not in html and "<form" not in html.split("<main", 1)[1]
+    assert viewer.post(f"/r/{rec.view_token}/", data={"players-0-track": "99"}).status_code == 405
+    assert viewer.get(f"/g/{rec.view_token}/").status_code == 404
+    assert viewer.post(f"/g/{rec.view_token}/save", data={"version": "2"}).status_code == 404
+    assert record(app, token).document["players"][0]["track"] == 5
+    # The edit side offers the share link.
+    assert f"/r/{rec.view_token}/" in client.get(f"/g/{token}/resultats").get_data(as_text=True)
+
+
+def test_play_again_with_the_same_players(app, client):
+    token = create(client, ["Maëlle", "Yanis"], colours=["#3d8b4f", "#7b4ea3"])
+    response = client.post(f"/g/{token}/rejouer")
+    assert response.status_code == 302
+    new_token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+    assert new_token != token
+    old, new = record(app, token), record(app, new_token)
+    assert new.document == {"game": "revive", "variant": "abyss", "players": [{"name": "Maëlle"},
+                                                                               {"name": "Yanis"}]}
+    assert new.colours == old.colours == ["#3d8b4f", "#7b4ea3"]
+    assert new.status == "draft"
+
+
+def test_pdf_sheet_is_routed_or_explained(app, client, monkeypatch):
+    token = create(client, colours=["#3d8b4f", "#7b4ea3"])
+    rec = record(app, token)
+    calls = []
+
+    def render_sheet(document, colours=None, date=None):
+        calls.append((document, colours, date))
+        return b"%PDF-1.7 fake"
+
+    monkeypatch.setitem(sys.modules, "companion.pdf", types.SimpleNamespace(render_sheet=render_sheet))
+    for url in (f"/g/{token}/sheet.pdf", f"/r/{rec.view_token}/sheet.pdf"):
+        response = client.get(url)
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+        assert response.data.startswith(b"%PDF")
+    assert calls[0][0] == rec.document and calls[0][1] == ["#3d8b4f", "#7b4ea3"]
+    assert calls[0][2] == rec.created_at.date()
+    monkeypatch.setitem(sys.modules, "companion.pdf", None)  # import fails
+    response = client.get(f"/g/{token}/sheet.pdf")
+    assert response.status_code == 503
+    assert "feuille imprimable n'est pas disponible" in unescape(response.get_data(as_text=True))
+
+
+# ------------------------------------------------------------------ history
+
+
+def test_history_is_per_device(app, client):
+    token = create(client, ["Maëlle", "Yanis"])
+    client.post(f"/g/{token}/", data={"version": "1", "card_mode": "shared", "players-1-track": "9",
+                                      "action": "finish"})
+    mine = client.get("/parties").get_data(as_text=True)
+    assert "Revive" in mine and "Yanis" in mine and "Gagnant" in mine
+    assert f"/g/{token}/resultats" in mine
+    cookie = client.get_cookie("companion_device")
+    assert cookie is not None and cookie.http_only
+    other = app.test_client()
+    assert "Yanis" not in other.get("/parties").get_data(as_text=True)
+    # Opening the read-only link puts it in that device's list, read-only.
+    view = record(app, token).view_token
+    other.get(f"/r/{view}/")
+    theirs = other.get("/parties").get_data(as_text=True)
+    assert "lecture seule" in theirs and f"/r/{view}/" in theirs and token not in theirs
+
+
+def test_delete_with_confirmation(app, client):
+    token = create(client)
+    view = record(app, token).view_token
+    confirm = client.get(f"/parties/{view}/supprimer")
+    assert confirm.status_code == 200 and "Supprimer cette partie" in confirm.get_data(as_text=True)
+    assert record(app, token) is not None  # a GET never deletes
+    done = client.post(f"/parties/{view}/supprimer")
+    assert done.status_code == 302
+    assert client.get(f"/g/{token}/").status_code == 404
+    with app.app_context():
+        assert db.session.query(DeviceGame).count() == 0
+
+
+def test_delete_only_removes_from_this_device_when_another_kept_it(app, client):
+    token = create(client)
+    view = record(app, token).view_token
+    other = app.test_client()
+    other.get(f"/g/{token}/")  # a second phone opened the edit link
+    client.post(f"/parties/{view}/supprimer")
+    assert view not in client.get("/parties").get_data(as_text=True)
+    assert other.get(f"/g/{token}/").status_code == 200
+    # A device that never opened the game cannot remove it.
+    assert app.test_client().post(f"/parties/{view}/supprimer").status_code == 404
+
+
+@pytest.mark.parametrize("url", ["/nouvelle", "/g/{token}/", "/g/{token}/save", "/g/{token}/rejouer",
+                                 "/parties/{view}/supprimer"])
+def test_csrf_required_when_enabled(tmp_path, url):
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    page = client.get("/nouvelle?game=revive").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    response = client.post("/nouvelle", data={"csrf_token": csrf, "game": "revive", "variant": "base",
+                                              "players-0-name": "Alice"})
+    assert response.status_code == 302
+    token = response.headers["Location"].split("/")[2]
+    view = record(app, token).view_token
+    response = client.post(url.format(token=token, view=view), data={"game": "revive", "variant": "base",
+                                                                     "version": "1", "players-0-name": "X"})
+    assert response.status_code == 400
+    assert "Le formulaire a expiré" in unescape(response.get_data(as_text=True))
+    assert record(app, token).version == 1
+
+
+def test_pages_keep_the_csp_and_stay_on_the_origin(app, client):
+    """No inline script or style anywhere in the flow, and nothing fetched from another site."""
+    token = create(client)
+    client.post(f"/g/{token}/", data={"version": "1", "card_mode": "shared", "players-0-track": "5",
+                                      "action": "finish"})
+    view = record(app, token).view_token
+    for url in ("/nouvelle?game=revive", f"/g/{token}/", f"/g/{token}/resultats", f"/r/{view}/", "/parties",
+                f"/parties/{view}/supprimer"):
+        html = client.get(url).get_data(as_text=True)
+        assert " style=" not in html and "onclick" not in html, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+        external = [u for u in re.findall(r'(?:src|href)="([^"]+)"', html) if "//" in u]
+        assert external == [], url
