@@ -1,0 +1,404 @@
+"""Reterra's screens: the building cards in play, and each player's community, counted or drawn.
+
+Field names are the contract keys (shared/CONTRACT.md, Reterra) where the contract has a flat value;
+bounds come from the engine (`companion/games/reterra.py`), so the form and the engine never disagree.
+Three things do not map one to one, and the hooks below translate them:
+
+- **Counts or drawing** (`mode`, one per player): "compter sur le plateau" gives the five counts;
+  "dessiner la communauté" gives `grid`, and the counts are then left out (the contract forbids both).
+- **The drawing without JavaScript** (`grid`): 8 text rows of letters F E D P R for the terrain, and
+  the marked squares written like a spreadsheet: columns A-H from left to right, rows 1-8 from top to
+  bottom ("A1 C4"). Sources are tiles: any square of the tile names it. `static/js/board.js` turns
+  these inputs into the 8×8 board and writes them back on every tap, so the form posts the same
+  fields with or without JavaScript.
+- **Buildings**: the table lists the cards in play (name + points; the id is derived from the name);
+  each player gives how many of each card they built in `built`, one stepper per card row, by the
+  row's index. The contract's `buildings` {id: count} is built from both.
+
+Coordinates in the engine's messages ("la case [5, 5]") are turned into this notation by
+`readable(message)`, which the templates and board.js both apply.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from wtforms import Form
+from wtforms.fields import FieldList, HiddenField, StringField
+from wtforms.validators import StopValidation
+
+from ..games import reterra as engine
+from . import Choice, Count, Group, Rows, is_blank
+
+PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
+    ("#2f7d4f", "vert"),
+    ("#2f6fb3", "bleu"),
+    ("#c8372d", "rouge"),
+    ("#d39a12", "jaune"),
+    ("#7b4ea3", "violet"),
+    ("#3b3b3b", "noir"),
+]
+
+COUNTS, GRID = "counts", "grid"
+MODES = [(COUNTS, "Compter sur le plateau"), (GRID, "Dessiner la communauté")]
+SIZE = engine.SIZE
+COLUMNS = "ABCDEFGH"[:SIZE]
+COUNT_KEYS = tuple(engine.COUNT_BOUNDS)
+SQUARE_KEYS = ("sources", "relics", "relic_tokens", "junk", "inhabitants")
+CARDS_MAX = engine.MAX_CARDS
+UNPAINTED = "."  # what board.js writes for a square not painted yet
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def square_name(r: int, c: int) -> str:
+    """[2, 3] -> "D3": column letter, then row number from the top."""
+    return f"{COLUMNS[c]}{r + 1}"
+
+
+def tile_name(tr: int, tc: int) -> str:
+    """Tile [1, 2] -> "E3-F4": its top-left and bottom-right squares."""
+    return f"{square_name(2 * tr, 2 * tc)}-{square_name(2 * tr + 1, 2 * tc + 1)}"
+
+
+_TOKEN = re.compile(r"([A-Za-z])\s*(\d+)")
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def parse_squares(text: str, tiles: bool = False) -> list[tuple[int, int]]:
+    """"A1 c4, H8" -> [(0, 0), (3, 2), (7, 7)]; with tiles, the tile of each square.
+
+    Raises ValueError with a French message naming the first bad token.
+    """
+    found: list[tuple[int, int]] = []
+    first: dict[tuple[int, int], str] = {}
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        m = _TOKEN.fullmatch(token)
+        col = COLUMNS.find(m.group(1).upper()) if m else -1
+        row = int(m.group(2)) - 1 if m else -1
+        if col < 0 or not 0 <= row < SIZE:
+            raise ValueError(f"« {token} » n'est pas une case : une lettre de A à {COLUMNS[-1]} (colonne) "
+                             f"puis un chiffre de 1 à {SIZE} (ligne), par exemple C4")
+        name = square_name(row, col)
+        where = (row // 2, col // 2) if tiles else (row, col)
+        if where in first:
+            if tiles:
+                raise ValueError(f"{first[where]} et {name} sont sur la même tuile : "
+                                 "une seule fois par tuile")
+            raise ValueError(f"{name} est écrite deux fois")
+        first[where] = name
+        found.append(where)
+    return found
+
+
+def write_squares(squares, tiles: bool = False) -> str:
+    """The notation of a contract list of [row, col] (tiles: their top-left square)."""
+    names = []
+    for pair in squares or ():
+        if not (isinstance(pair, list | tuple) and len(pair) == 2 and all(type(v) is int for v in pair)):
+            continue
+        r, c = pair
+        if tiles:
+            r, c = 2 * r, 2 * c
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            names.append(square_name(r, c))
+    return " ".join(names)
+
+
+_REF = re.compile(r"\b(case|tuile) \[(\d+), (\d+)\]")
+_INDEX = re.compile(r" \((?:relics|relic_tokens|junk|inhabitants|sources)\[\d+\]\)")  # "(junk[0])"
+_COLUMN = re.compile(r"en colonne (\d)\b")
+
+
+def readable(message: str) -> str:
+    """An engine message with its [row, col] coordinates in the board's notation."""
+
+    def ref(m: re.Match) -> str:
+        r, c = int(m.group(2)), int(m.group(3))
+        if m.group(1) == "tuile":
+            return f"tuile {tile_name(r, c)}" if 0 <= r < SIZE // 2 and 0 <= c < SIZE // 2 else m.group(0)
+        return f"case {square_name(r, c)}" if 0 <= r < SIZE and 0 <= c < SIZE else m.group(0)
+
+    message = _INDEX.sub("", _REF.sub(ref, message))
+    return _COLUMN.sub(lambda m: f"en colonne {COLUMNS[int(m.group(1))]}" if int(m.group(1)) < SIZE
+                       else m.group(0), message)
+
+
+def slug(name: str) -> str:
+    """"Terrain de sport" -> "terrain-de-sport" (the contract's card id)."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:engine.SLUG_MAX].strip("-")
+
+
+# --------------------------------------------------------------------------- fields
+
+
+class Squares(StringField):
+    """Marked squares (or tiles) in the "A1 C4" notation. `data` is the notation as a person reads it
+    (normalised when it parses, as typed when it does not); `pairs()` the contract's [row, col] list."""
+
+    def __init__(self, label=None, hint="", tiles: bool = False, **kwargs):
+        self.hint = hint
+        self.tiles = tiles
+        self.show_if = self.copy_to = None
+        self.squares: list[tuple[int, int]] = []
+        render_kw = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
+                     "class": "squares", "placeholder": "ex. A1 C4"}
+        render_kw.update(kwargs.pop("render_kw", None) or {})
+        super().__init__(label, description=hint, render_kw=render_kw, **kwargs)
+
+    def process_data(self, value):
+        self.data = write_squares(value, self.tiles) if isinstance(value, list) else ""
+        self.squares = parse_squares(self.data, self.tiles)
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        self.data = valuelist[0].strip()
+        self.squares = []
+        self.squares = parse_squares(self.data, self.tiles)  # ValueError -> message beside the field
+        self.data = write_squares(self.squares, self.tiles)
+
+    def _value(self):
+        return self.raw_data[0] if self.raw_data else (self.data or "")
+
+    def pre_validate(self, form):
+        if self.process_errors:
+            raise StopValidation()
+
+    def pairs(self) -> list[list[int]]:
+        return [[r, c] for r, c in self.squares]
+
+
+class TerrainRow(StringField):
+    """One row of the community: 8 letters F E D P R (spaces ignored, any case)."""
+
+    def __init__(self, label=None, **kwargs):
+        self.hint = ""
+        self.show_if = self.copy_to = None
+        render_kw = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
+                     "maxlength": 24, "class": "terrain-row"}
+        super().__init__(label, render_kw=render_kw, **kwargs)
+
+    def process_data(self, value):
+        self.data = value if isinstance(value, str) else ""
+
+    def process_formdata(self, valuelist):
+        if valuelist:
+            self.data = re.sub(r"\s+", "", valuelist[0]).upper()
+
+    def _value(self):
+        return self.data or ""
+
+    def problem(self, row: int) -> str | None:
+        """What is wrong with this row, in French (None: 8 good letters; "" rows are checked by the form)."""
+        text = self.data or ""
+        for c, ch in enumerate(text[:SIZE]):
+            if ch not in engine.TERRAINS:
+                where = square_name(row, c)
+                if ch in (UNPAINTED, "?"):
+                    return f"la case {where} n'est pas encore peinte"
+                return (f"« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) "
+                        "ou R (rocaille)")
+        if len(text) != SIZE:
+            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]} (reçu {len(text)})"
+        return None
+
+
+# --------------------------------------------------------------------------- forms
+
+
+class Grid(Form):
+    terrain = FieldList(TerrainRow(), min_entries=SIZE, max_entries=SIZE)
+    sources = Squares("Sources d'énergie", "une case de chaque tuile portant une source (ses 4 cases sont de "
+                      "l'eau) ; seules les 4 tuiles du centre rapportent 8", tiles=True)
+    relics = Squares("Reliques imprimées", "les symboles Relique des tuiles, couverts ou non")
+    relic_tokens = Squares("Jetons Relique", "posés par un pouvoir de bâtiment")
+    junk = Squares("Bric-à-brac", "chaque jeton Bric-à-brac, sur la case de la relique qu'il couvre")
+    inhabitants = Squares("Habitants", "chaque pion Habitant")
+
+    def rows(self) -> list[str]:
+        return [entry.data or "" for entry in self.terrain.entries]
+
+    @staticmethod
+    def readable(message: str) -> str:
+        return readable(message)
+
+    def is_empty(self) -> bool:
+        return not any(self.rows()) and not any(getattr(self, key).squares for key in SQUARE_KEYS)
+
+
+def player_form(variant: str) -> type[Form]:
+    bounds = engine.COUNT_BOUNDS
+
+    class Player(Form):
+        ui_only = ("mode", "grid", "built")
+        mode = Choice("Communauté", "comptée sur la table, ou dessinée ici (l'appli compte)",
+                      choices=MODES, default=COUNTS)
+        segments = Count("Segments de 7 cases ou plus", "étendues ininterrompues de cases du même type",
+                         hi=bounds["segments"])
+        energy_sources = Count("Sources d'énergie entourées",
+                               "entièrement entourées de tuiles (pas en bordure)",
+                               hi=bounds["energy_sources"])
+        relics = Count("Reliques visibles", "symboles et jetons Relique non couverts par du bric-à-brac",
+                       hi=bounds["relics"])
+        junk = Count("Jetons Bric-à-brac", "posés sur vos reliques par vos adversaires : −1 chacun",
+                     hi=bounds["junk"])
+        inhabitants = Count("Habitants", "pions Habitant dans votre communauté", hi=bounds["inhabitants"])
+        grid = Group(Grid, "Communauté dessinée", "8 lignes de 8 cases, de haut en bas")
+        built = FieldList(Count("Construits", "tuiles de ce bâtiment dans votre communauté",
+                                hi=engine.BUILDING_MAX), min_entries=CARDS_MAX, max_entries=CARDS_MAX)
+        building_bonus = Count("Pouvoirs de bâtiment", "points de fin de partie donnés par les pouvoirs "
+                               "(ex. observatoire, face violette)", hi=engine.BONUS_MAX)
+
+        def validate(self, extra_validators=None):
+            """Only the chosen mode's fields are checked: the other's may hold anything."""
+            grid = self.mode.data == GRID
+            skip = set(COUNT_KEYS) if grid else {"grid"}
+            ok = True
+            for name, f in self._fields.items():
+                if name in skip:
+                    continue
+                if not f.validate(self, (extra_validators or {}).get(name, ())):
+                    ok = False
+            if grid and not self.grid.form.is_empty():
+                for r, entry in enumerate(self.grid.form.terrain.entries):
+                    problem = entry.problem(r)
+                    if problem:
+                        entry.errors = [*entry.errors, f"ligne {r + 1} : {problem}"]
+                        ok = False
+            return ok
+
+    return Player
+
+
+class Card(Form):
+    id = HiddenField()
+    name = StringField("Nom de la carte", description="tel qu'imprimé sur la carte de bâtiment",
+                       render_kw={"autocomplete": "off", "maxlength": engine.NAME_MAX,
+                                  "autocapitalize": "sentences"})
+    points = Count("Points", "la valeur de la face en jeu (violette ou orange)", hi=engine.CARD_POINTS_MAX)
+
+    def card_id(self) -> str:
+        return (self.id.data or "").strip() or slug(self.name.data or "")
+
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        if self.id.data or self.name.data or self.points.data is not None:
+            name = (self.name.data or "").strip()
+            if not name and not (self.id.data or "").strip():
+                self.name.errors = [*self.name.errors, "donnez le nom de la carte"]
+                return False
+            if not self.card_id():
+                self.name.errors = [*self.name.errors,
+                                    "le nom doit contenir au moins une lettre ou un chiffre"]
+                return False
+        return ok
+
+
+class Cards(Rows):
+    """The building cards in play; two rows naming the same card are refused beside the second."""
+
+    def validate(self, form, extra_validators=()):
+        ok = super().validate(form, extra_validators)
+        seen: dict[str, int] = {}
+        for k, entry in enumerate(self.entries):
+            if is_blank(entry):
+                continue
+            card_id = entry.form.card_id()
+            if card_id and card_id in seen:
+                entry.form.name.errors = [*entry.form.name.errors,
+                                          f"cette carte est déjà la ligne {seen[card_id] + 1}"]
+                ok = False
+            elif card_id:
+                seen[card_id] = k
+        return ok
+
+
+def table_form(variant: str) -> type[Form]:
+    class Table(Form):
+        buildings = Cards(Group(Card), "Cartes de bâtiment en jeu",
+                          "chaque carte posée au bas du plateau, avec la valeur de sa face visible",
+                          max_entries=CARDS_MAX, item_label="Carte", add_label="Ajouter une carte")
+
+    return Table
+
+
+# --------------------------------------------------------------------------- document <-> form
+
+
+def to_form(document: dict, data: dict) -> None:
+    """Each player's mode (a drawn grid means "dessiner"), and their building counts by card row."""
+    ids = [card.get("id") for card in document.get("buildings") or [] if isinstance(card, dict)]
+    players = []
+    for player in data.get("players") or []:
+        player = dict(player)
+        player["mode"] = GRID if "grid" in player else COUNTS
+        built = player.get("buildings") if isinstance(player.get("buildings"), dict) else {}
+        player["built"] = [built.get(card_id) for card_id in ids] + [None] * (CARDS_MAX - len(ids))
+        players.append(player)
+    data["players"] = players
+
+
+def to_document(document: dict, form, paths: dict[str, str]) -> None:
+    """Card ids from names, each player's buildings by card, and the drawn grid instead of counts."""
+    rows = [(k, entry.form) for k, entry in enumerate(form.buildings.entries) if not is_blank(entry)]
+    cards = document.get("buildings") or []
+    ids: list[tuple[int, str]] = []  # (row index in the form, card id)
+    seen: set[str] = set()
+    for n, (k, card_form) in enumerate(rows):
+        if n >= len(cards):
+            break
+        card = cards[n]
+        card_id = card_form.card_id()
+        if not card_id or card_id in seen:  # refused beside the row already: keep the engine from
+            card_id = f"{card_id or 'carte'}-{k + 1}"  # saying it again, in its own words
+        seen.add(card_id)
+        ids.append((k, card_id))
+        rest = {key: (value.strip() if key == "name" else value)
+                for key, value in card.items() if key != "id"}
+        cards[n] = {"id": card_id, **rest}  # the contract's key order
+        paths[f"buildings[{n}].id"] = card_form.name.name
+
+    for i, player in enumerate(document["players"]):
+        if i >= len(form.players.entries):
+            break
+        pform = form.players.entries[i].form
+        base = f"players[{i}]"
+        built = {}
+        for k, card_id in ids:
+            if k < len(pform.built.entries):
+                field = pform.built.entries[k]
+                if field.data:
+                    built[card_id] = field.data
+                paths[f"{base}.buildings.{card_id}"] = field.name
+        if built:
+            player["buildings"] = built
+        paths[f"{base}.buildings"] = pform.built.name
+
+        if pform.mode.data != GRID:
+            continue
+        for key in COUNT_KEYS:
+            player.pop(key, None)
+        grid_form = pform.grid.form
+        paths[f"{base}.grid"] = pform.grid.name
+        paths[f"{base}.grid.terrain"] = grid_form.terrain.name
+        for r, entry in enumerate(grid_form.terrain.entries):
+            paths[f"{base}.grid.terrain[{r}]"] = entry.name
+        for key in SQUARE_KEYS:
+            paths[f"{base}.grid.{key}"] = getattr(grid_form, key).name
+        if grid_form.is_empty():
+            continue  # nothing drawn yet: the community scores nothing
+        rows_ = grid_form.rows()
+        if any(grid_form.terrain.entries[r].problem(r) for r in range(SIZE)):
+            continue  # refused beside the row; the engine would only repeat it
+        grid = {"terrain": rows_}
+        for key in SQUARE_KEYS:
+            pairs = getattr(grid_form, key).pairs()
+            if pairs:
+                grid[key] = pairs
+        player["grid"] = grid

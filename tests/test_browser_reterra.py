@@ -1,0 +1,286 @@
+"""Reterra played through the UI on a phone (headless Chromium, 390×844): one player counted on the
+table, the other's community painted square by square on the board editor, whose live figures are
+the engine's own (POST /api/v1/reterra/grid)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.extensions import db
+from companion.games.reterra import analyse_grid
+from companion.models import GameRecord
+from conftest import load_example, screenshot
+
+pytestmark = pytest.mark.browser
+
+COLS = "ABCDEFGH"
+LAYOUT = """() => {
+  const small = [...document.querySelectorAll('a, button, input, select, summary')]
+    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
+    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
+    .map(([e, t]) => [e, t.getBoundingClientRect()])
+    // the board's squares and tools are square targets: their width counts as well
+    .filter(([e, r]) => r.height < 44 || r.left < 0 || r.right > 390 ||
+                        (e.matches('.sq, .tool') && r.width < 44))
+    .map(([e, r]) => [e.name || e.dataset.square || e.textContent.trim(), Math.round(r.width),
+                      Math.round(r.height)]);
+  return {width: document.documentElement.scrollWidth, small};
+}"""
+
+
+def check_layout(page) -> None:
+    layout = page.evaluate(LAYOUT)
+    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
+    assert layout["small"] == [], f"tap targets under 44 px or off screen: {layout['small']}"
+
+
+def new_game(page, names: list[str]) -> str:
+    page.goto(f"{page.base_url}/nouvelle?game=reterra")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}-name", name)
+    page.get_by_role("button", name="Commencer la saisie").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    return page.url
+
+
+def saved(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+
+
+def totals(page) -> list[str]:
+    return page.locator("tr.totals td").all_inner_texts()
+
+
+def step(page, name: str, times: int) -> None:
+    for _ in range(times):
+        page.locator(f'#f-{name} button[data-step="1"]').tap()
+
+
+def paint(page, i: int, grid: dict) -> None:
+    """Paint a community the way a player does: whole tiles in their main terrain, then the odd squares,
+    then the marks, each a tap."""
+    board = page.locator(f"#f-players-{i}-grid")
+    rows = grid["terrain"]
+
+    def tool(name: str) -> None:
+        board.locator(f'button[data-tool="{name}"]').tap()
+
+    def square(r: int, c: int) -> None:
+        board.locator(f'.sq[data-square="{COLS[c]}{r + 1}"]').tap()
+
+    whole = board.get_by_role("button", name="Tuile entière")
+    whole.tap()
+    main = {}
+    for tr in range(4):
+        for tc in range(4):
+            letters = [rows[2 * tr + dr][2 * tc + dc] for dr in (0, 1) for dc in (0, 1)]
+            main[tr, tc] = Counter(letters).most_common(1)[0][0]
+    for letter in sorted(set(main.values())):
+        tool(letter)
+        for (tr, tc), m in main.items():
+            if m == letter:
+                square(2 * tr, 2 * tc)
+    whole.tap()
+    for letter in "FEDPR":
+        odd = [(r, c) for r in range(8) for c in range(8)
+               if rows[r][c] == letter and main[r // 2, c // 2] != letter]
+        if odd:
+            tool(letter)
+            for r, c in odd:
+                square(r, c)
+    for key in ("sources", "relics", "relic_tokens", "junk", "inhabitants"):
+        if grid.get(key):
+            tool(key)
+            for r, c in grid[key]:
+                square(2 * r, 2 * c) if key == "sources" else square(r, c)
+
+
+def readout(page, i: int) -> dict:
+    board = page.locator(f"#f-players-{i}-grid")
+    expect(board.locator("[data-calc]")).to_be_hidden()
+    expect(board.locator("[data-total]")).to_contain_text("pts")
+    shown = {"counts": {}, "points": {}}
+    for li in board.locator("[data-readout] li[data-key]").all():
+        key = li.get_attribute("data-key")
+        shown["counts"][key] = int(li.locator("[data-count]").inner_text())
+        shown["points"][key] = int(li.locator("[data-points]").inner_text().replace("\u2212", "-").split()[0])
+    shown["total"] = int(board.locator("[data-total]").inner_text().split()[0])
+    return shown
+
+
+def stored_document(live_server, url: str) -> dict:
+    token = re.search(r"/g/([\w-]+)/", url).group(1)
+    with live_server.app.app_context():
+        return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
+
+
+def test_reterra_example_played_through(phone, live_server):
+    example = load_example("reterra.json")
+    url = new_game(phone, ["Maëlle", "Yanis"])
+    check_layout(phone)
+    # The building card in play, given by its name: each player then gets a stepper for it.
+    phone.fill('[name="buildings-0-name"]', "Terrain de sport")
+    step(phone, "buildings-0-points", 3)
+    expect(phone.locator("#f-players-0-built-0 label")).to_have_text("Terrain de sport")
+
+    # Maëlle counted on the table: steppers and the numeric keypad.
+    maelle = example["players"][0]
+    step(phone, "players-0-segments", maelle["segments"])
+    step(phone, "players-0-energy_sources", maelle["energy_sources"])
+    phone.fill('[name="players-0-relics"]', str(maelle["relics"]))
+    step(phone, "players-0-junk", maelle["junk"])
+    phone.fill('[name="players-0-inhabitants"]', str(maelle["inhabitants"]))
+    step(phone, "players-0-built-0", 1)
+
+    # Yanis draws his community.
+    phone.get_by_role("radio", name="Dessiner la communauté").nth(1).check()
+    expect(phone.locator('[name="players-1-segments"]')).to_be_hidden()
+    grid = example["players"][1]["grid"]
+    paint(phone, 1, grid)
+    found = analyse_grid(grid)
+    shown = readout(phone, 1)
+    assert shown == {"counts": found["counts"], "points": found["points"], "total": 25}
+    saved(phone)
+    check_layout(phone)
+    phone.locator("#f-players-1-grid").scroll_into_view_if_needed()
+    screenshot(phone, "play-reterra-board")
+    assert stored_document(live_server, url) == example
+
+    phone.get_by_role("button", name="Voir les résultats").click()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    assert phone.locator("h1.winner").inner_text() == "Yanis gagne"
+    assert totals(phone) == ["20", "25"]
+    drawn = phone.locator("figure.community")
+    expect(drawn).to_have_count(1)  # Yanis's community, drawn with its 5 scoring segments outlined
+    assert drawn.get_attribute("data-player") == "Yanis"
+    assert drawn.locator("path.seg-line").count() == 5
+    check_layout(phone)
+    screenshot(phone, "play-reterra-results")
+
+    # Same table, a second and shorter game: a tie on points, settled by the inhabitants.
+    phone.get_by_role("button", name="Rejouer avec les mêmes joueurs").click()
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    # Two cards, then the first taken away: each player's count follows its card.
+    phone.fill('[name="buildings-0-name"]', "Gare")
+    phone.get_by_role("button", name="Ajouter une carte").tap()
+    phone.fill('[name="buildings-1-name"]', "Observatoire")
+    phone.fill('[name="buildings-1-points"]', "4")
+    step(phone, "players-0-built-1", 1)
+    phone.locator('[data-rows="buildings"] [data-row]').first.locator("[data-remove-row]").tap()
+    expect(phone.locator("#f-players-0-built-0 label")).to_have_text("Observatoire")
+    assert phone.locator('[name="players-0-built-0"]').input_value() == "1"
+    assert phone.locator('[data-card="1"]').first.is_hidden()
+    step(phone, "players-0-segments", 1)
+    step(phone, "players-0-inhabitants", 3)  # 3 + 3 + 4
+    step(phone, "players-1-segments", 2)
+    phone.fill('[name="players-1-building_bonus"]', "4")  # 6 + 4
+    saved(phone)
+    doc = stored_document(live_server, phone.url)
+    assert doc["buildings"] == [{"id": "observatoire", "name": "Observatoire", "points": 4}]
+    assert doc["players"][0]["buildings"] == {"observatoire": 1}
+    phone.get_by_role("button", name="Voir les résultats").click()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    assert phone.locator("h1.winner").inner_text() == "Maëlle gagne"
+    assert totals(phone) == ["10", "10"]
+    assert "habitants" in phone.locator(".ties").inner_text()
+    screenshot(phone, "play-reterra-tie-results")
+
+
+# A community with segments across tiles, two areas touching only at a corner (D at F7/E8), a
+# central source (scores 8) and two edge ones (0), a relic token under junk.
+COMMUNITY = {
+    "terrain": ["FFFFEEDD", "FDFFEEDD", "RRFPEEPP", "RRPPEEPP",
+                "DDDDEERR", "DFDDEERR", "EEPPPDRR", "EEPPDPRR"],
+    "sources": [[1, 2], [0, 2], [3, 0]],
+    "relics": [[0, 0], [2, 2]],
+    "relic_tokens": [[0, 7]],
+    "junk": [[0, 7]],
+    "inhabitants": [[5, 1], [4, 6]],
+}
+
+
+def test_board_painted_by_taps_matches_the_engine(phone, live_server):
+    url = new_game(phone, ["Inès", "Léo"])
+    phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+    board = phone.locator("#f-players-0-grid")
+    expect(board.locator(".board-status")).to_have_text("Plateau vide : peignez les 64 cases.")
+    paint(phone, 0, COMMUNITY)
+    found = analyse_grid(COMMUNITY)
+    assert found["total"] == 4 * 3 + 8 + 2 - 1 + 2  # the hand count of this community
+    expected = {"counts": found["counts"], "points": found["points"], "total": found["total"]}
+    assert readout(phone, 0) == expected
+
+    # The squares shown as scoring are the engine's segments; the sources scored are its own.
+    highlighted = set(board.locator(".sq.seg").evaluate_all("els => els.map(e => e.dataset.square)"))
+    assert highlighted == {f"{COLS[c]}{r + 1}" for s in found["segments"] for r, c in s["squares"]}
+    assert board.locator(".tile.source.scored").count() == 1
+    assert board.locator(".tile.source.edge").count() == 2
+
+    # A junk token off any relic: the engine's French message beside the board, last good figures kept.
+    board.locator('button[data-tool="junk"]').tap()
+    board.locator('.sq[data-square="C5"]').tap()
+    expect(board.locator(".board-problems")).to_have_text(
+        "la case C5 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)")
+    expect(board.locator("[data-total]")).to_have_text(f"{found['total']} pts")
+    board.locator('.sq[data-square="C5"]').tap()  # tapping again removes it
+    expect(board.locator(".board-problems")).to_have_text("")
+    saved(phone)
+    screenshot(phone, "play-reterra-board-painted")
+
+    doc = stored_document(live_server, url)
+    painted = doc["players"][0]["grid"]
+    assert painted["terrain"] == COMMUNITY["terrain"]
+    for key in ("sources", "relics", "relic_tokens", "junk", "inhabitants"):
+        assert sorted(painted.get(key, [])) == sorted(COMMUNITY[key]), key
+
+    # Back on the page later: the board is drawn again from the saved fields, with its figures.
+    phone.goto(url)
+    assert phone.get_by_role("radio", name="Dessiner la communauté").first.is_checked()
+    assert readout(phone, 0) == expected
+    assert board.locator('.sq[data-square="H1"]').get_attribute("aria-label") == \
+        "H1 : désert, jeton Relique, bric-à-brac"
+
+    # Switching to "compter sur le plateau" keeps the same figures, now as counts.
+    phone.get_by_role("radio", name="Compter sur le plateau").first.check()
+    for key, n in found["counts"].items():
+        assert phone.locator(f'[name="players-0-{key}"]').input_value() == str(n)
+
+
+def test_without_javascript_the_community_is_typed_as_letters(browser, live_server):
+    """No JS: both ways of entering a community are on the page; rows of letters and "A1" squares."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  java_script_enabled=False, locale="fr-FR")
+    origin = urlparse(live_server.url).netloc
+    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
+                  else route.abort())
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base_url = live_server.url
+    try:
+        example = load_example("reterra.json")
+        grid = example["players"][1]["grid"]
+        new_game(page, ["Maëlle", "Yanis"])
+        assert page.locator("#players-1-grid-terrain-0").is_visible()  # no radio needed to see it
+        assert page.locator('[name="players-1-segments"]').is_visible()
+        page.check("#players-1-mode-1")
+        for r, row in enumerate(grid["terrain"]):
+            page.fill(f"#players-1-grid-terrain-{r}", row)
+        page.fill("#players-1-grid-sources", "F4")  # any square of the tile names it
+        page.fill("#players-1-grid-relics", "A1 H8")
+        page.fill("#players-1-grid-junk", "H8 A2")
+        page.fill("#players-1-grid-inhabitants", "E5 F6")
+        page.get_by_role("button", name="Enregistrer").click()
+        assert page.locator("#e-players-1-grid-junk").inner_text() == \
+            "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)"
+        page.fill("#players-1-grid-junk", "H8")
+        page.get_by_role("button", name="Voir les résultats").click()
+        page.wait_for_url(re.compile(r"/resultats$"))
+        assert totals(page) == ["0", "25"]
+        check_layout(page)
+    finally:
+        context.close()
