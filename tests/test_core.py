@@ -160,3 +160,18 @@ def test_ranking_invariants(totals):
         ahead = sum(1 for t in totals if t > totals[int(place.players[0][1:])])
         assert place.place == ahead + 1
         assert len({totals[int(n[1:])] for n in place.players}) == 1
+
+
+def test_score_pad_rows_follow_contract_order_and_variant():
+    from conftest import load_example
+
+    doc = load_example("revive-abyss.json")
+    pad = games.score_pad(games.score(doc))
+    assert [r.key for r in pad] == ["track", "progress", "card_bonus", "great_locations", "tokens",
+                                   "resources", "artifacts", "artifact_card", "devotion"]
+    assert [line.points for line in pad[0].lines] == [38, 55]  # one line per player, seat order
+    doc["variant"] = "base"
+    for player in doc["players"]:
+        player.pop("scyphoz", None)
+        player.pop("devotion", None)
+    assert "devotion" not in [r.key for r in games.score_pad(games.score(doc))]

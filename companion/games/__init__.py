@@ -7,9 +7,10 @@ and list it in `_MODULES`. Nothing here imports Flask or the database.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from . import rebirth, reterra, revive
-from .core import Checker, Game, InvalidDocument, Problem, Result, join, join_names, player_name
+from .core import Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
@@ -86,6 +87,29 @@ def score(doc: object, games: Mapping[str, Game] | None = None) -> Result:
     return result
 
 
+@dataclass(frozen=True)
+class PadRow:
+    """One row of a score pad: a category and each player's line, in seat order."""
+
+    key: str
+    label: str
+    hint: str
+    lines: tuple[Line, ...]
+
+
+def score_pad(result: Result) -> list[PadRow]:
+    """A result as the score pad players know: categories as rows (contract order), players as
+    columns. The web results page and the printed sheet both read it."""
+    game = GAMES[result.game]
+    rows = []
+    for category in game.categories_for(result.variant):
+        lines = tuple(next((ln for ln in p.breakdown if ln.key == category.key), Line(category.key, 0))
+                      for p in result.players)
+        rows.append(PadRow(category.key, category.label_for(result.variant),
+                           category.hint_for(result.variant), lines))
+    return rows
+
+
 def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Problem]:
     """Every problem of a document, or an empty list when it scores."""
     try:
@@ -95,4 +119,5 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
     return []
 
 
-__all__ = ["GAMES", "Game", "InvalidDocument", "Problem", "Result", "get_game", "score", "validate"]
+__all__ = ["GAMES", "Game", "InvalidDocument", "PadRow", "Problem", "Result", "get_game", "score",
+           "score_pad", "validate"]

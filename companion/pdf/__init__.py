@@ -203,19 +203,14 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
             "winner": p.name in result.winners,
         })
     rows = []
-    for category in game.categories_for(variant):
+    for row in games.score_pad(result):
         cells = []
-        for p in result.players:
-            line = next((line for line in p.breakdown if line.key == category.key), None)
-            if line is None:
-                cells.append(None)
-                continue
+        for line in row.lines:
             # A detail that only repeats the points ("38") says nothing more: left out.
             detail = "" if line.detail.strip() in (str(line.points), number(line.points)) else line.detail
             cells.append({"points": number(line.points),
                           "details": [shorten(detail, limit) for limit in DETAIL_MAX]})
-        rows.append({"label": category.label_for(variant), "hint": category.hint_for(variant),
-                     "cells": cells})
+        rows.append({"label": row.label, "hint": row.hint, "cells": cells})
     ranking = [{"place": place_label(place.place, len(place.players) > 1),
                 "names": join_names(place.players),
                 "total": number(result.player(place.players[0]).total)}

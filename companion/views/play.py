@@ -233,14 +233,10 @@ def _results_context(record, *, editable: bool) -> dict:
         return context
     totals = {p.name: p.total for p in result.players}
     rows = []
-    for category in game.categories_for(record.variant):
-        cells = []
-        for p in result.players:
-            line = next((ln for ln in p.breakdown if ln.key == category.key), None)
-            cells.append({"points": line.points if line else 0, "detail": line.detail if line else "",
-                          "name": p.name})
-        rows.append({"key": category.key, "label": category.label_for(record.variant),
-                     "hint": category.hint, "cells": cells,
+    for row in games.score_pad(result):
+        cells = [{"points": line.points, "detail": line.detail, "name": p.name}
+                 for line, p in zip(row.lines, result.players, strict=True)]
+        rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
     context.update(
         rows=rows, totals=totals,
