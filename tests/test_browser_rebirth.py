@@ -1,0 +1,208 @@
+"""Rebirth played through the UI as a table would, on a phone (headless Chromium, 390×844): the Écosse
+example, an Irlande game checked by hand, and the city and castle tools opened from a game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from test_play_rebirth import IRELAND, without_false  # the Irlande game, checked by hand
+
+from companion.extensions import db
+from companion.models import GameRecord
+from conftest import load_example, screenshot
+
+pytestmark = pytest.mark.browser
+
+LAYOUT = """() => {
+  const small = [...document.querySelectorAll('a, button, input, select, summary')]
+    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
+    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
+    .map(([e, t]) => [e.name || e.textContent.trim(), t.getBoundingClientRect().height])
+    .filter(([, h]) => h < 44);
+  return {width: document.documentElement.scrollWidth, small};
+}"""
+
+
+def check_layout(page) -> None:
+    layout = page.evaluate(LAYOUT)
+    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
+    assert layout["small"] == [], f"tap targets under 44 px: {layout['small']}"
+
+
+def new_game(page, variant: str, names: list[str]) -> str:
+    page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant={variant}")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}-name", name)
+    page.get_by_role("button", name="Commencer la saisie").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    return page.url
+
+
+def saved(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+
+
+def add(page, rows: str) -> None:
+    """The list's "Ajouter…" button (JS adds the row in place)."""
+    page.locator(f'#f-{rows} > button[name="add_row"]').tap()
+
+
+def fill_rows(page, rows: str, values: list, fill) -> None:
+    for j, value in enumerate(values):
+        if j and not page.locator(f'[name^="{rows}-{j}"]').count():
+            add(page, rows)
+        fill(f"{rows}-{j}", value)
+
+
+def fill_cities(page, cities: list[dict]) -> None:
+    """City by city, as the table reads the board: size with the stepper, then each tile."""
+    for c, city in enumerate(cities):
+        if c:
+            add(page, "cities")
+        size = page.locator(f'[name="cities-{c}-size"]')
+        size.fill("")
+        for _ in range(city["size"]):
+            page.locator(f'#f-cities-{c}-size button[data-step="1"]').tap()
+        expect(size).to_have_value(str(city["size"]))
+
+        def tile(prefix: str, t: dict) -> None:
+            page.select_option(f'[name="{prefix}-player"]', t["player"])
+            page.fill(f'[name="{prefix}-influence"]', str(t["influence"]))
+            if "order" in t:
+                page.fill(f'[name="{prefix}-order"]', str(t["order"]))
+
+        fill_rows(page, f"cities-{c}-tiles", city["tiles"], lambda prefix, t: tile(prefix, t))
+
+
+def fill_player(page, i: int, p: dict) -> None:
+    pre = f"players-{i}-"
+    for key in ("track", "ports", "incomplete_icons", "gifts", "tara_adjacent"):
+        if p.get(key):
+            page.fill(f'[name="{pre}{key}"]', str(p[key]))
+    for _ in range(p.get("castles", 0)):  # the stepper's + button
+        page.locator(f'#f-{pre}castles button[data-step="1"]').tap()
+    for kind, sizes in p.get("farms", {}).items():
+        fill_rows(page, f"{pre}farms-{kind}", sizes, lambda name, n: page.fill(f'[name="{name}"]', str(n)))
+
+    def card(flag):
+        def fill(prefix, m):
+            page.fill(f'[name="{prefix}-points"]', str(m["points"]))
+            if m.get(flag):
+                page.check(f'[name="{prefix}-{flag}"]')
+        return fill
+
+    fill_rows(page, f"{pre}missions", p.get("missions", []), card("achieved"))
+    fill_rows(page, f"{pre}public_missions", p.get("public_missions", []), card("doubled"))
+    for j, m in enumerate(p.get("privatized_missions", [])):
+        card("achieved")(f"{pre}privatized_missions-{j}", m)
+    fill_rows(page, f"{pre}towers", p.get("towers", []),  # radios "13 points" (first), "3 points"
+              lambda name, v: page.locator(f'label[for="{name}-{0 if v == 13 else 1}"]').tap())
+
+
+def totals(page) -> list[str]:
+    return page.locator("tr.totals td").all_inner_texts()
+
+
+def finish(page) -> None:
+    page.get_by_role("button", name="Voir les résultats").click()
+    page.wait_for_url(re.compile(r"/resultats$"))
+
+
+def stored_document(live_server, url: str) -> dict:
+    token = re.search(r"/g/([\w-]+)/", url).group(1)
+    with live_server.app.app_context():
+        return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
+
+
+def test_scotland_example_played_through(phone, live_server):
+    example = load_example("rebirth-scotland.json")
+    url = new_game(phone, "scotland", [p["name"] for p in example["players"]])
+    check_layout(phone)
+    assert "laissez la piste à 0 si vous détaillez" in phone.locator("#r1").inner_text()
+    assert phone.locator('[name="blarney"], [name="players-0-towers-0"]').count() == 0  # Irlande only
+    fill_cities(phone, example["cities"])
+    # A tile added then removed in the second city (a copy of the first): it stays in that city.
+    add(phone, "cities-1-tiles")
+    expect(phone.locator('[name="cities-1-tiles-2-player"]')).to_have_count(1)
+    assert phone.locator('[name="cities-0-tiles-2-player"], [name="cities-2-size"]').count() == 0
+    new_tile = phone.locator("#f-cities-1-tiles-2").locator("xpath=..")  # its row
+    new_tile.get_by_role("button", name="Retirer la tuile").tap()
+    expect(phone.locator('[name^="cities-1-tiles-"][name$="-player"]')).to_have_count(2)
+    phone.select_option('[name="edinburgh"]', "Yanis")
+    for i, player in enumerate(example["players"]):
+        fill_player(phone, i, player)
+    saved(phone)
+    assert stored_document(live_server, url) == without_false(example)
+    check_layout(phone)
+    screenshot(phone, "play-rebirth-scotland-edit")
+    finish(phone)
+    assert phone.locator("h1.winner").inner_text() == "Maëlle gagne"
+    assert totals(phone) == ["66", "63", "56"]
+    # The 2-space city tie (3 against 3) is settled by placement order: Inès placed first.
+    phone.locator("tr[data-key=cities] summary").tap()
+    detail = phone.locator("tr[data-key=cities] + tr.detail-row").inner_text()
+    assert "Inès : ville 2 cases n°1 : 5 (égalité d'influence avec Yanis, départagée par l'ordre de pose)" \
+        in detail
+    check_layout(phone)
+    screenshot(phone, "play-rebirth-scotland-results")
+
+
+def test_ireland_tie_for_first_settled_by_tara(phone, live_server):
+    url = new_game(phone, "ireland", ["Aoife", "Brian", "Ciara"])
+    assert phone.locator('[name="edinburgh"], [name="players-0-gifts"]').count() == 0  # Écosse only
+    expect(phone.locator("#f-players-0-ports label").first).to_have_text("Exploitations en mer")
+    fill_cities(phone, IRELAND["cities"])
+    phone.select_option('[name="blarney"]', "Ciara")
+    for i, player in enumerate(IRELAND["players"]):
+        fill_player(phone, i, player)
+    saved(phone)
+    assert stored_document(live_server, url) == IRELAND
+    check_layout(phone)
+    screenshot(phone, "play-rebirth-ireland-edit")
+    finish(phone)
+    assert phone.locator("h1.winner").inner_text() == "Brian gagne"
+    assert totals(phone) == ["107", "107", "97"]
+    assert phone.locator(".ties p").all_inner_texts() == [
+        "Aoife et Brian à égalité (107 points) ; aucun d'eux ne tient le château de Blarney ; cases "
+        "adjacentes à la tour ronde de Tara : Aoife 2, Brian 4 ; Brian gagne, puis Aoife."]
+    check_layout(phone)
+    screenshot(phone, "play-rebirth-ireland-results")
+
+
+def test_city_and_castle_tools_from_a_game(phone):
+    url = new_game(phone, "ireland", ["Aoife", "Brian", "Ciara"])
+    phone.get_by_role("link", name="Résoudre une ville").tap()
+    phone.wait_for_url(re.compile(r"/outils/ville$"))
+    check_layout(phone)
+    phone.get_by_label("Ville 4 cases").check()
+    for j, (who, influence) in enumerate((("Aoife", 3), ("Brian", 2), ("Aoife", 1), ("Brian", 1))):
+        phone.select_option(f'[name="tiles-{j}-player"]', who)
+        phone.fill(f'[name="tiles-{j}-influence"]', str(influence))
+    phone.get_by_role("button", name="Calculer la ville").click()
+    answer = phone.locator("#answer")
+    expect(answer).to_contain_text("Ville complète")
+    assert answer.locator("li").all_inner_texts() == [
+        "Aoife (1re) marque 13 points.", "Brian (2e) marque 3 points.",
+        "Ciara : aucune tuile dans cette ville."]
+    assert "Prix (8/5/3) : Aoife 8 + 5 = 13, Brian 3." in answer.inner_text()
+    assert phone.locator('[name="tiles-0-influence"]').input_value() == "3"  # the city stays to adjust
+    check_layout(phone)
+    screenshot(phone, "tools-rebirth-city")
+
+    phone.get_by_role("link", name="Retour à la partie").tap()
+    phone.wait_for_url(url)
+    phone.get_by_role("link", name="Contrôle d'un château").tap()
+    phone.wait_for_url(re.compile(r"/outils/chateau$"))
+    phone.select_option('[name="holder"]', "Brian")
+    phone.select_option('[name="active"]', "Aoife")
+    phone.fill('[name="adjacent-0-tiles"]', "2")
+    phone.locator('#f-adjacent-0-farms button[data-step="1"]').tap()
+    phone.fill('[name="adjacent-1-tiles"]', "2")
+    phone.get_by_role("button", name="Qui contrôle le château ?").click()
+    expect(phone.locator("#answer-title")).to_have_text("Aoife contrôle le château")
+    why = phone.locator("#answer").inner_text()
+    assert "fermes adjacentes : Aoife 1, Brian 0 ; Aoife prend le contrôle" in why
+    check_layout(phone)
+    screenshot(phone, "tools-rebirth-castle")

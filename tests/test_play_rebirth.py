@@ -1,0 +1,310 @@
+"""Rebirth's end-state screens with the Flask client: both maps round-trip to the contract document,
+map-only fields, hints in the rules' words, rows added without JavaScript, engine problems beside
+their fields with nothing stored."""
+
+from __future__ import annotations
+
+import copy
+import re
+from html import unescape
+from html.parser import HTMLParser
+
+import pytest
+
+from companion.extensions import db
+from companion.models import GameRecord
+from conftest import load_example
+
+SCOTLAND = load_example("rebirth-scotland.json")
+
+# An Irlande game of three, checked by hand against the rules (shared/rules/rebirth.fr.md):
+#   Aoife: track 40 + farms (3 → 6, energy 2 → 3 and 1 → 1) 10 + 4-space city 13 (influence 4 against
+#          Brian's 3, two players: 8 + 5) + 2 sea exploitations + public missions 6 × 2 + 3 = 15
+#          + tower 13 + incomplete city 1 (her 1-icon tile) + 1 castle 5 + privatised mission 8 = 107
+#   Brian: track 62 + farm 4 → 10 + cities 3 (4-space, second) + 3 (2-space, tied 2-2 with Ciara, whose
+#          tile was placed first) + 1 sea exploitation + public mission 9 + towers 3 + 3 + 3 icons
+#          + 2 castles 10 + privatised mission missed 0 = 107
+#   Ciara: track 70 + energy farm 5 → 15 + 2-space city 5 + incomplete city 2 + 1 castle 5 = 97
+# Aoife and Brian tie at 107; Ciara holds Blarney but is not among them (no jump in Irlande, R10), so
+# Tara decides: Brian 4 adjacent spaces, Aoife 2: Brian wins.
+IRELAND = {
+    "game": "rebirth", "variant": "ireland",
+    "players": [
+        {"name": "Aoife", "track": 40, "farms": {"agricultural": [3], "energy": [2, 1]}, "ports": 2,
+         "public_missions": [{"points": 6, "doubled": True}, {"points": 3}], "towers": [13],
+         "castles": 1, "privatized_missions": [{"points": 8, "achieved": True}], "tara_adjacent": 2},
+        {"name": "Brian", "track": 62, "farms": {"agricultural": [4]}, "ports": 1,
+         "public_missions": [{"points": 9}], "towers": [3, 3], "incomplete_icons": 3, "castles": 2,
+         "privatized_missions": [{"points": 7}], "tara_adjacent": 4},
+        {"name": "Ciara", "track": 70, "farms": {"energy": [5]}, "castles": 1, "tara_adjacent": 1},
+    ],
+    "cities": [
+        {"size": 4, "tiles": [{"player": "Aoife", "influence": 3}, {"player": "Brian", "influence": 2},
+                              {"player": "Aoife", "influence": 1}, {"player": "Brian", "influence": 1}]},
+        {"size": 2, "tiles": [{"player": "Ciara", "influence": 2, "order": 1},
+                              {"player": "Brian", "influence": 2, "order": 2}]},
+        {"size": 3, "tiles": [{"player": "Ciara", "influence": 2}, {"player": "Aoife", "influence": 1}]},
+    ],
+    "blarney": "Ciara",
+}
+
+
+def without_false(value):
+    """A document as the form stores it: a false flag is left out (the contract's default)."""
+    if isinstance(value, dict):
+        return {k: without_false(v) for k, v in value.items() if v is not False}
+    if isinstance(value, list):
+        return [without_false(v) for v in value]
+    return value
+
+
+class Fields(HTMLParser):
+    """What a browser without JavaScript posts back from the end-state form, as rendered."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self.inside = False
+        self.select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") in ("end-state", "tool-form"):
+            self.inside = True
+        if not self.inside:
+            return
+        if tag == "select":
+            self.select = a["name"]
+            self.values.setdefault(self.select, "")
+        elif tag == "option" and self.select and "selected" in a:
+            self.values[self.select] = a.get("value") or ""
+        elif tag == "input" and a.get("name") and a.get("type") != "submit":
+            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.values[a["name"]] = a.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+
+
+class Attributes(HTMLParser):
+    def __init__(self, id_: str):
+        super().__init__()
+        self.id, self.found = id_, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id") == self.id and self.found is None:
+            self.found = a
+
+
+def attributes(html: str, id_: str) -> dict:
+    """The attributes of the element with this id, whatever their order."""
+    parser = Attributes(id_)
+    parser.feed(html)
+    assert parser.found is not None, f"no element #{id_}"
+    return parser.found
+
+
+def posted(html: str) -> dict[str, str]:
+    parser = Fields()
+    parser.feed(html)
+    return parser.values
+
+
+def create(client, variant: str, names) -> str:
+    data = {"game": "rebirth", "variant": variant}
+    for i, name in enumerate(names):
+        data[f"players-{i}-name"] = name
+    response = client.post("/nouvelle", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+
+
+def stored(app, token) -> GameRecord:
+    with app.app_context():
+        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
+        db.session.expunge(rec)
+        return rec
+
+
+def error_beside(html: str, field: str) -> str:
+    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
+    assert match, f"no message slot for {field}"
+    return unescape(match.group(1)).strip()
+
+
+def form_data(document: dict, version: int, action: str = "save") -> dict[str, str]:
+    """The document as a table types it into the form (field names mirror the contract's paths)."""
+    data = {"version": str(version), "action": action}
+    for i, p in enumerate(document["players"]):
+        pre = f"players-{i}-"
+        for key in ("track", "ports", "incomplete_icons", "castles", "gifts", "tara_adjacent"):
+            if key in p:
+                data[pre + key] = str(p[key])
+        for kind, sizes in p.get("farms", {}).items():
+            for j, n in enumerate(sizes):
+                data[f"{pre}farms-{kind}-{j}"] = str(n)
+        for key, flag in (("missions", "achieved"), ("public_missions", "doubled"),
+                          ("privatized_missions", "achieved")):
+            for j, card in enumerate(p.get(key, [])):
+                data[f"{pre}{key}-{j}-points"] = str(card["points"])
+                if card.get(flag):
+                    data[f"{pre}{key}-{j}-{flag}"] = "y"
+        for j, value in enumerate(p.get("towers", [])):
+            data[f"{pre}towers-{j}"] = str(value)
+    for c, city in enumerate(document.get("cities", [])):
+        data[f"cities-{c}-size"] = str(city["size"])
+        for t, tile in enumerate(city["tiles"]):
+            for key, value in tile.items():
+                data[f"cities-{c}-tiles-{t}-{key}"] = str(value)
+    for key in ("edinburgh", "stirling", "blarney"):
+        if key in document:
+            data[key] = document[key] or ""
+    return data
+
+
+def results_totals(html: str) -> list[str]:
+    row = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S).group(1)
+    return re.findall(r"<td[^>]*>\s*(\d+)", row)
+
+
+@pytest.mark.parametrize("document, totals, winner", [
+    (SCOTLAND, ["66", "63", "56"], "Maëlle gagne"),
+    (IRELAND, ["107", "107", "97"], "Brian gagne"),
+], ids=["scotland", "ireland"])
+def test_documents_round_trip_through_the_form(client, app, document, totals, winner):
+    token = create(client, document["variant"], [p["name"] for p in document["players"]])
+    response = client.post(f"/g/{token}/", data=form_data(document, 1, "finish"))
+    assert response.status_code == 302, error_summary(response.get_data(as_text=True))
+    assert response.headers["Location"] == f"/g/{token}/resultats"
+    rec = stored(app, token)
+    assert rec.document == without_false(document)
+    assert rec.status == "scored"
+    page = client.get(f"/g/{token}/resultats").get_data(as_text=True)
+    assert results_totals(page) == totals
+    assert f'<h1 id="winner" class="winner">{winner}</h1>' in page
+
+    # The edit page shows every value back; posting it unchanged stores the same document.
+    edit = client.get(f"/g/{token}/").get_data(as_text=True)
+    values = posted(edit)
+    assert values["cities-0-tiles-0-player"] == document["cities"][0]["tiles"][0]["player"]
+    values["action"] = "save"
+    response = client.post(f"/g/{token}/", data=values)
+    assert response.status_code == 302, error_summary(response.get_data(as_text=True))
+    again = stored(app, token)
+    assert again.document == rec.document
+    assert again.version == rec.version + 1
+
+
+def error_summary(html: str) -> str:
+    return " | ".join(f"{m[0]}: {unescape(m[1])}" for m in
+                      re.findall(r'id="e-([^"]+)" role="alert">([^<]+)</p>', html))
+
+
+def test_towers_are_numbers_and_one_privatised_mission(client, app):
+    token = create(client, "ireland", ["Aoife", "Brian"])
+    data = {"version": "1", "action": "save", "players-0-towers-0": "13", "players-0-towers-1": "3",
+            "players-1-privatized_missions-0-points": "9", "players-1-privatized_missions-0-achieved": "y"}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    players = stored(app, token).document["players"]
+    assert players[0]["towers"] == [13, 3]
+    assert players[1]["privatized_missions"] == [{"points": 9, "achieved": True}]
+    page = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert 'name="players-1-privatized_missions-1-points"' not in page  # at most one (R8)
+    assert 'value="players-1-privatized_missions"' not in page  # and no button to add one
+    assert posted(page)["players-0-towers-0"] == "13" and posted(page)["players-0-towers-1"] == "3"
+
+
+def test_castle_holder_without_castles_is_shown_beside_both_fields_and_nothing_is_stored(client, app):
+    document = copy.deepcopy(SCOTLAND)
+    document["players"][1].pop("castles")  # Yanis holds Édimbourg with 0 castles
+    token = create(client, "scotland", ["Maëlle", "Yanis", "Inès"])
+    before = stored(app, token)
+    response = client.post(f"/g/{token}/", data=form_data(document, 1, "finish"))
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert error_beside(html, "edinburgh") == ("Yanis tient le château d'Édimbourg : ses châteaux (castles) "
+                                               "doivent être au moins 1 (reçu 0)")
+    assert error_beside(html, "players-1-castles") == ("doit valoir au moins 1 : Yanis tient le château "
+                                                       "d'Édimbourg (reçu 0)")
+    assert "Rien n&#39;a été enregistré" in html
+    assert posted(html)["players-0-track"] == "48"  # the entries stay in the form
+    after = stored(app, token)
+    assert (after.document, after.version, after.status) == (before.document, before.version, "draft")
+    # Autosave answers the same, as JSON.
+    answer = client.post(f"/g/{token}/save", data=form_data(document, 1)).get_json()
+    assert answer["ok"] is False and "players-1-castles" in answer["errors"]
+
+
+def test_city_tie_needing_the_order_is_shown_on_the_city(client, app):
+    token = create(client, "scotland", ["Maëlle", "Yanis", "Inès"])
+    document = {"players": [{"name": n} for n in ("Maëlle", "Yanis", "Inès")], "cities": [
+        {"size": 3, "tiles": [{"player": "Maëlle", "influence": 2}, {"player": "Yanis", "influence": 2},
+                              {"player": "Inès", "influence": 1}]}]}
+    response = client.post(f"/g/{token}/", data=form_data(document, 1))
+    assert response.status_code == 422
+    message = error_beside(response.get_data(as_text=True), "cities-0")
+    assert message.startswith("ville 3 cases n°1 : égalité d'influence entre Maëlle et Yanis (2)")
+    # Saying which tile was placed last settles it: Inès completed the city, Maëlle is next clockwise.
+    data = form_data(document, 1)
+    data["cities-0-tiles-2-order"] = "3"
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    result = client.get(f"/g/{token}/resultats").get_data(as_text=True)
+    assert "ville 3 cases n°1 : 6 (égalité d&#39;influence avec Yanis, départagée dans le sens horaire " \
+           "depuis Inès)" in result
+
+
+def test_rows_added_without_javascript_offer_the_players(client):
+    token = create(client, "scotland", ["Maëlle", "Yanis"])
+    data = {"version": "1", "cities-0-size": "2", "cities-0-tiles-0-player": "Yanis",
+            "cities-0-tiles-0-influence": "3", "add_row": "cities-0-tiles"}
+    response = client.post(f"/g/{token}/", data=data)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    # The typed tile stays, and a new blank tile row offers the game's players.
+    assert posted(html)["cities-0-tiles-0-player"] == "Yanis"
+    for name in ("cities-0-tiles-1-player", "cities-1-tiles-0-player"):
+        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+        assert re.findall(r'value="([^"]*)"', select) == ["", "Maëlle", "Yanis"]
+
+
+def test_each_map_shows_only_its_fields_with_hints_in_the_rules_words(client):
+    scotland = client.get(f"/g/{create(client, 'scotland', ['Maëlle', 'Yanis'])}/").get_data(as_text=True)
+    ireland = client.get(f"/g/{create(client, 'ireland', ['Aoife', 'Brian'])}/").get_data(as_text=True)
+    for key in ("edinburgh", "stirling", "players-0-missions-0-points", "players-0-gifts"):
+        assert f'name="{key}"' in scotland and f'name="{key}"' not in ireland
+    for key in ("blarney", "players-0-public_missions-0-points", "players-0-towers-0",
+                "players-0-privatized_missions-0-points", "players-0-tara_adjacent"):
+        assert f'name="{key}"' in ireland and f'name="{key}"' not in scotland
+    for page in (scotland, ireland):
+        text = unescape(page)
+        assert "Taille finale de chaque groupe de fermes agricoles" in text
+        assert "Icônes de vos communautés restées dans une ville incomplète" in text
+        assert "Châteaux contrôlés en fin de partie : 5 points chacun" in text
+        assert "laissez la piste à 0 si vous détaillez" in text  # R1: track and items add up
+        assert 'inputmode="numeric"' in page and "data-stepper" in page
+        assert 'href="/g/' in page and "/outils/ville" in page and "/outils/chateau" in page
+    assert '<label for="players-0-ports">Ports</label>' in scotland
+    assert '<label for="players-0-ports">Exploitations en mer</label>' in ireland
+    assert attributes(scotland, "cities-0-size")["max"] == "3"  # 4-space cities: Irlande only
+    assert attributes(ireland, "cities-0-size")["max"] == "4"
+
+
+def test_new_game_offers_the_box_colours(client):
+    page = client.get("/nouvelle?game=rebirth&variant=scotland").get_data(as_text=True)
+    for hex_, name in (("#c8372d", "rouge"), ("#2f6fb3", "bleu"), ("#e0b422", "jaune"), ("#3d8b4f", "vert")):
+        assert f'value="{hex_}">{name}</option>' in page
+
+
+def test_a_tile_without_its_player_is_shown_beside_the_player_select(client, app):
+    token = create(client, "ireland", ["Aoife", "Brian"])
+    data = {"version": "1", "cities-0-size": "2", "cities-0-tiles-0-influence": "2",
+            "cities-0-tiles-1-player": "Brian", "cities-0-tiles-1-influence": "5"}
+    html = client.post(f"/g/{token}/", data=data).get_data(as_text=True)
+    assert error_beside(html, "cities-0-tiles-0-player") == "champ obligatoire"
+    assert error_beside(html, "cities-0-tiles-1-influence") == "doit être entre 1 et 4 (reçu 5)"
+    assert stored(app, token).version == 1
