@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from companion import create_app
+from companion import create_app, store
 from companion.extensions import db
 from companion.models import GameRecord
 from conftest import load_example
@@ -34,3 +35,13 @@ def test_migrations_and_games_on_postgresql(postgres_url, tmp_path, monkeypatch)
         assert stored.created_at.tzinfo is not None
     res = app.test_client().post("/api/v1/score", json=doc)
     assert res.status_code == 200 and res.get_json()["winners"] == ["Maëlle"]
+
+    # Two phones saving from the same version: the second is refused, nothing is lost.
+    with app.test_request_context("/"):
+        record = store.create("revive", "abyss", ["Maëlle", "Yanis"], ["#c0392b", "#2471a3"])
+        db.session.commit()
+        store.save(record, doc, 1)
+        with pytest.raises(store.StaleVersion) as stale:
+            store.save(record, {**doc, "players": doc["players"][::-1]}, 1)
+        assert stale.value.record.version == 2
+        assert stale.value.record.document == doc
