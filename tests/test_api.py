@@ -100,3 +100,11 @@ def test_reterra_grid_tool_counts_a_painted_board(client):
     assert bad.status_code == 422
     assert bad.get_json()["errors"][0]["path"].startswith("grid.junk")
     assert client.post("/api/v1/reterra/grid", json={}).status_code == 422
+
+
+def test_a_list_where_a_variant_belongs_is_a_422_not_a_crash(client):
+    doc = load_example("revive-abyss.json")
+    doc["variant"] = []
+    res = client.post("/api/v1/score", json=doc)
+    assert res.status_code == 422
+    assert res.get_json()["errors"][0]["path"] == "variant"

@@ -64,7 +64,7 @@ def _common(doc: object, games: Mapping[str, Game], check: Checker):
         names.append(name if name is not None else fallback)
     if not check.ok and any(not isinstance(p, dict) for p in players):
         return None
-    if variant not in game.variants:
+    if not isinstance(variant, str) or variant not in game.variants:
         return None
     return game, variant, names, players
 
