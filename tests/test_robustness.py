@@ -68,3 +68,38 @@ def test_a_mutated_example_never_crashes(example, data):
 @given(json_values)
 def test_any_json_value_is_refused_or_scored(value):
     assert isinstance(games.validate(value), list)
+
+
+TOOL_PAYLOADS = {
+    ("rebirth", "city"): {"variant": "ireland", "players": ["A", "B", "C"],
+                          "city": {"size": 3, "tiles": [{"player": "A", "influence": 2, "order": 1},
+                                                        {"player": "B", "influence": 2, "order": 2},
+                                                        {"player": "C", "influence": 1, "order": 3}]}},
+    ("rebirth", "castle"): {"players": ["A", "B"], "holder": "A", "active": "B",
+                            "adjacent": {"A": {"tiles": 2, "farms": 1}, "B": {"tiles": 2, "farms": 2}}},
+    ("reterra", "grid"): {"grid": EXAMPLES[1]["players"][1]["grid"]},
+}
+
+
+@given(st.sampled_from(sorted(TOOL_PAYLOADS)), st.data())
+def test_table_tools_never_crash(tool, data):
+    payload = copy.deepcopy(TOOL_PAYLOADS[tool])
+    spots = places(payload)
+    path, key = data.draw(st.sampled_from(spots))
+    container = get(payload, path)
+    if data.draw(st.booleans()):
+        container[key] = data.draw(json_values)
+    else:
+        del container[key]
+    try:
+        answer = games.TOOLS[tool](payload)
+    except games.InvalidDocument as exc:
+        assert all(p.path and p.message for p in exc.problems)
+    else:
+        assert isinstance(answer, dict)
+
+
+def test_tool_examples_answer():
+    assert games.TOOLS[("rebirth", "city")](TOOL_PAYLOADS[("rebirth", "city")])["points"] == {"C": 2, "A": 6,
+                                                                                                "B": 4}
+    assert games.TOOLS[("rebirth", "castle")](TOOL_PAYLOADS[("rebirth", "castle")])["holder"] == "B"

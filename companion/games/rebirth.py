@@ -587,7 +587,7 @@ def resolve_city(payload: Any) -> dict:
         check.raise_if_any()
     check.known(payload, ("variant", "players", "city"), "", "(attendu : variant, players, city)")
     variant = payload.get("variant")
-    if variant not in MAX_CITY:
+    if not isinstance(variant, str) or variant not in MAX_CITY:
         check.add("variant", f"champ obligatoire : {join_names(list(MAX_CITY), 'ou')}" if variant is None
                   else f"variante inconnue : {variant!r} (attendu : scotland ou ireland)")
         variant = None
