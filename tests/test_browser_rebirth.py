@@ -206,3 +206,121 @@ def test_city_and_castle_tools_from_a_game(phone):
     assert "fermes adjacentes : Aoife 1, Brian 0 ; Aoife prend le contrôle" in why
     check_layout(phone)
     screenshot(phone, "tools-rebirth-castle")
+
+
+# ------------------------------------------------------------------ lists inside list rows
+
+
+def type_tile(page, prefix: str, player: str, influence: int, order: int | None = None) -> None:
+    page.select_option(f'[name="{prefix}-player"]', player)
+    page.fill(f'[name="{prefix}-influence"]', str(influence))
+    if order is not None:
+        page.fill(f'[name="{prefix}-order"]', str(order))
+
+
+NESTED_CITIES = [
+    {"size": 2, "tiles": [{"player": "Maëlle", "influence": 2}, {"player": "Yanis", "influence": 1}]},
+    {"size": 3, "tiles": [{"player": "Yanis", "influence": 3},
+                          {"player": "Inès", "influence": 1, "order": 2}]},
+]
+
+
+def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_server):
+    url = new_game(phone, "scotland", ["Maëlle", "Yanis", "Inès"])
+    # On load, the blank city's tile keeps its name (play.js used to count the tile rows as cities).
+    expect(phone.locator('[name="cities-0-tiles-0-player"]')).to_have_count(1)
+    assert phone.locator('[name^="cities-1"]').count() == 0
+    phone.fill('[name="cities-0-size"]', "2")
+    type_tile(phone, "cities-0-tiles-0", "Maëlle", 2)
+    add(phone, "cities-0-tiles")
+    type_tile(phone, "cities-0-tiles-1", "Yanis", 1)
+
+    # Two cities added in the browser: each a copy of the last with ONE blank tile.
+    add(phone, "cities")
+    add(phone, "cities")
+    for c in (1, 2):
+        tiles = phone.locator(f'#f-cities-{c}-tiles [name$="-player"]')
+        expect(tiles).to_have_count(1)
+        assert tiles.first.get_attribute("name") == f"cities-{c}-tiles-0-player"
+        assert tiles.first.input_value() == ""
+        assert phone.locator(f'[name="cities-{c}-size"]').input_value() == ""
+        assert phone.locator(f'[name="cities-{c}-tiles-0-influence"]').input_value() == ""
+    expect(phone.locator("#f-cities-2 > legend")).to_have_text("Ville 3")
+
+    # Tiles added to the second city are named after it, and so is everything around them.
+    phone.fill('[name="cities-1-size"]', "3")
+    type_tile(phone, "cities-1-tiles-0", "Yanis", 3)
+    add(phone, "cities-1-tiles")
+    type_tile(phone, "cities-1-tiles-1", "Inès", 1, order=2)
+    box = phone.locator('[data-rows="cities-1-tiles"]')
+    assert box.get_attribute("id") == "f-cities-1-tiles"
+    assert box.locator('> button[name="add_row"]').get_attribute("value") == "cities-1-tiles"
+    select = phone.locator('[name="cities-1-tiles-1-player"]')
+    assert select.get_attribute("id") == "cities-1-tiles-1-player"
+    described = select.get_attribute("aria-describedby").split()
+    assert "e-cities-1-tiles-1-player" in described
+    assert all(token[2:] == "cities-1-tiles-1-player" for token in described), described
+    assert phone.locator('label[for="cities-1-tiles-1-player"]').count() == 1
+    assert phone.locator("#e-cities-1-tiles-1-player").count() == 1
+    expect(phone.locator("#f-cities-1-tiles-1 > legend")).to_have_text("Tuile 2")
+    assert phone.locator('[name^="cities-1-tiles-"][name$="-player"]').evaluate_all(
+        "els => els.map(e => e.name)") == ["cities-1-tiles-0-player", "cities-1-tiles-1-player"]
+    assert phone.locator('[name^="cities-0-tiles-"][name$="-player"]').evaluate_all(
+        "els => els.map(e => e.value)") == ["Maëlle", "Yanis"]  # the first city is untouched
+    assert phone.locator('[name^="cities-2-tiles-"]').count() == 3  # player, influence, order
+
+    # The third city, still blank, is removed with its worded button (not a "×" by its tile's).
+    phone.locator("#f-cities-2").locator("xpath=..").get_by_role("button", name="Retirer la ville").tap()
+    expect(phone.locator('[name^="cities-2"]')).to_have_count(0)
+    expect(phone.locator('[name^="cities-1-tiles-"][name$="-player"]')).to_have_count(2)
+    check_layout(phone)
+    # A tile's fields at 390 px: the player on a line, influence and order side by side below it.
+    screenshot(phone, "play-rebirth-nested-tiles")
+    boxes = [phone.locator(f"#cities-1-tiles-1-{k}").bounding_box() for k in ("player", "influence", "order")]
+    assert boxes[1]["y"] == boxes[2]["y"] and boxes[1]["y"] >= boxes[0]["y"] + boxes[0]["height"]
+    assert boxes[2]["x"] >= boxes[1]["x"] + boxes[1]["width"]
+
+    saved(phone)
+    assert stored_document(live_server, url)["cities"] == NESTED_CITIES
+    phone.reload()
+    assert phone.locator('[name="cities-1-tiles-1-player"]').input_value() == "Inès"
+    assert phone.locator('[name="cities-1-tiles-1-order"]').input_value() == "2"
+    assert phone.locator('[name="cities-0-tiles-1-player"]').input_value() == "Yanis"
+    assert stored_document(live_server, url)["cities"] == NESTED_CITIES
+
+
+def test_tiles_typed_before_autosave_come_back_from_the_draft(phone, live_server):
+    url = new_game(phone, "scotland", ["Maëlle", "Yanis", "Inès"])
+    # No autosave reaches the server: the server "fails" (an aborted request would be retried, and
+    # the retry pending at unload is sent with keepalive, which routing does not catch).
+    phone.context.route("**/save", lambda route: route.fulfill(status=503, body="indisponible"))
+    phone.fill('[name="cities-0-size"]', "2")
+    type_tile(phone, "cities-0-tiles-0", "Maëlle", 2)
+    add(phone, "cities-0-tiles")
+    type_tile(phone, "cities-0-tiles-1", "Yanis", 1)
+    add(phone, "cities")
+    phone.fill('[name="cities-1-size"]', "3")
+    type_tile(phone, "cities-1-tiles-0", "Yanis", 3)
+    add(phone, "cities-1-tiles")
+    type_tile(phone, "cities-1-tiles-1", "Inès", 1, order=2)
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré")
+    assert "cities" not in stored_document(live_server, url)
+
+    phone.reload()  # the tab closed before any save: the server page has one blank city
+    # (the notice "Des saisies non enregistrées ont été retrouvées" gives way to the failed save's)
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré")
+    for c, city in enumerate(NESTED_CITIES):
+        assert phone.locator(f'[name="cities-{c}-size"]').input_value() == str(city["size"])
+        for t, tile in enumerate(city["tiles"]):
+            for key in ("player", "influence", "order"):
+                assert phone.locator(f'[name="cities-{c}-tiles-{t}-{key}"]').input_value() == \
+                    str(tile.get(key, "")), (c, t, key)
+        expect(phone.locator(f'#f-cities-{c}-tiles [data-row]')).to_have_count(len(city["tiles"]))
+    assert phone.locator('[name^="cities-2"]').count() == 0
+    assert "cities" not in stored_document(live_server, url)  # it all came from the phone
+
+    phone.context.unroute("**/save")
+    phone.evaluate("window.dispatchEvent(new Event('online'))")  # the network is back: it is sent
+    saved(phone)
+    assert stored_document(live_server, url)["cities"] == NESTED_CITIES
+    assert phone.evaluate("Object.keys(localStorage).filter(k => k.startsWith('companion-draft:'))") == []

@@ -103,3 +103,91 @@ def test_count_reads_whole_numbers_only():
         assert (form.n.data, form.n.errors) == (data, errors), raw
     html = F().n()
     assert 'inputmode="numeric"' in html and "data-stepper" in html and 'max="6"' in html
+
+
+class Seat(Form):
+    who = forms.Name("Qui")
+    points = forms.Count("Points", hi=9)
+
+
+class Table(Form):
+    owner = forms.Name("Propriétaire")
+    seats = forms.Rows(forms.Group(Seat), "Places", max_entries=3)
+
+
+class Area(Form):
+    """A row holding a list of rows holding a player select (Rebirth's cities and tiles)."""
+    size = forms.Count("Taille", hi=4)
+    tables = forms.Rows(forms.Group(Table), "Tables", max_entries=4)
+
+
+@pytest.fixture
+def nested_screens(dice, monkeypatch):
+    """A stand-in game whose table-level list rows hold lists of rows with player selects."""
+    module = types.ModuleType("companion.forms.dice")
+    module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
+    module.PALETTE = [("#111111", "noir")]
+
+    class Player(Form):
+        points = forms.Count("Points", hi=100)
+
+    class Top(Form):
+        areas = forms.Rows(forms.Group(Area), "Zones", max_entries=5)
+
+    module.player_form = lambda variant: Player
+    module.table_form = lambda variant: Top
+    monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
+    forms._form_class.cache_clear()
+    yield forms.screens("dice")
+    forms._form_class.cache_clear()
+
+
+def name_choices(form) -> dict[str, list[str]]:
+    return {f.name: list(forms.choice_labels(f.choices))
+            for f in forms.walk(form) if isinstance(f, forms.Name)}
+
+
+def test_padded_nested_rows_offer_the_players(app, nested_screens):
+    document = {"game": "dice", "variant": "base", "players": [{"name": "Ana"}, {"name": "Bob"}],
+                "areas": [{"size": 2, "tables": [{"owner": "Bob", "seats": [{"who": "Ana", "points": 3}]}]}]}
+    everyone = ["", "Ana", "Bob"]
+    with app.test_request_context():
+        # The stored document, padded as the edit page is: a blank area, a blank table, blank seats.
+        form = nested_screens.form(document)
+        forms.pad_rows(form)
+        choices = name_choices(form)
+        for name in ("areas-0-tables-0-owner", "areas-0-tables-0-seats-0-who",
+                     "areas-0-tables-0-seats-1-who",  # padded seat of a stored table
+                     "areas-0-tables-1-owner", "areas-0-tables-1-seats-0-who",  # padded table
+                     "areas-1-tables-0-owner", "areas-1-tables-0-seats-0-who"):  # padded area
+            assert choices.get(name) == everyone, name
+        assert all(v == everyone for v in choices.values()), choices
+        assert form.areas.entries[0].form.tables.entries[0].form.seats.entries[0].form.who.data == "Ana"
+
+        # A submission with the no-JS "ajouter" of a seat list inside a table inside an area.
+        form = nested_screens.form(document, formdata=MultiDict({
+            "areas-0-size": "2", "areas-0-tables-0-seats-0-who": "Bob",
+            "areas-0-tables-0-seats-0-points": "4",
+            "add_row": "areas-0-tables-0-seats"}))
+        forms.pad_rows(form, "areas-0-tables-0-seats")
+        seats = form.areas.entries[0].form.tables.entries[0].form.seats
+        assert len(seats.entries) == 3  # the typed one, the asked-for one and the blank one
+        choices = name_choices(form)
+        assert [choices[f"areas-0-tables-0-seats-{j}-who"] for j in range(3)] == [everyone] * 3
+        assert all(v == everyone for v in choices.values()), choices
+        # An added seat is a real choice: picking a player there validates.
+        seats.entries[2].form.who.data = "Ana"
+        seats.entries[2].form.who.validate(form)
+        assert seats.entries[2].form.who.errors == []
+
+
+def test_rows_appended_later_get_the_players_without_padding(app, nested_screens):
+    """Rows appended by a game's own hook (not pad_rows) offer the players too."""
+    document = {"game": "dice", "variant": "base", "players": [{"name": "Ana"}, {"name": "Bob"}]}
+    with app.test_request_context():
+        form = nested_screens.form(document)
+        area = form.areas.append_entry()
+        table = area.form.tables.append_entry()
+        table.form.seats.append_entry()
+        assert all(v == ["", "Ana", "Bob"] for v in name_choices(form).values())
+        assert len(name_choices(form)) == 2 + 2 + 3  # 2 areas: 1+2 tables, 1+1+2 seats

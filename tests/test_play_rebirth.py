@@ -308,3 +308,22 @@ def test_a_tile_without_its_player_is_shown_beside_the_player_select(client, app
     assert error_beside(html, "cities-0-tiles-0-player") == "champ obligatoire"
     assert error_beside(html, "cities-0-tiles-1-influence") == "doit être entre 1 et 4 (reçu 5)"
     assert stored(app, token).version == 1
+
+
+def test_padded_tile_rows_of_a_stored_game_offer_the_players(client, app):
+    """Without SeatRows: the generic padding gives the blank tile rows (of a stored city, and of the
+    blank city after it) the game's players, with "choisir…" as the blank option."""
+    token = create(client, "scotland", ["Maëlle", "Yanis"])
+    document = {"players": [{"name": "Maëlle"}, {"name": "Yanis"}], "cities": [
+        {"size": 2, "tiles": [{"player": "Maëlle", "influence": 2}, {"player": "Yanis", "influence": 1}]}]}
+    assert client.post(f"/g/{token}/", data=form_data(document, 1)).status_code == 302
+    html = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert posted(html)["cities-0-tiles-1-player"] == "Yanis"
+    for name in ("cities-0-tiles-0-player", "cities-0-tiles-2-player", "cities-1-tiles-0-player"):
+        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+        assert re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', select) == [
+            ("", "choisir…"), ("Maëlle", "Maëlle"), ("Yanis", "Yanis")], name
+    assert 'name="cities-0-tiles-3-player"' not in html and 'name="cities-2-size"' not in html
+    # 2 tiles and the blank row fill a city (3 at most in Écosse): no "Ajouter une tuile" there.
+    assert re.search(r'<button[^>]*value="cities-0-tiles"[^>]*>', html).group(0).endswith(" hidden>")
+    assert re.search(r'<button[^>]*value="cities-1-tiles"[^>]*>', html).group(0).endswith('"cities-1-tiles">')

@@ -47,17 +47,22 @@ Field types (all take ``label`` and ``hint``: a few words saying what to count, 
     all its fields are blank.
 ``Fixed(field, n, label, hint, item_labels=[...])``  a list of exactly n entries (``card_bonus``);
     blank numbers become 0.
-``Rows(field, label, hint, max_entries=..., add_label=..., item_label=...)``  a list whose rows are
-    added and removed by the table (``great_locations``, missions, cities); wholly blank rows are
-    dropped, and the document's index i is mapped back to the row it came from (for messages).
-    ``item_label`` numbers the rows ("Grand emplacement 1"); one blank row is always offered.
+``Rows(field, label, hint, max_entries=..., add_label=..., item_label=..., remove_label=...)``  a list
+    whose rows are added and removed by the table (``great_locations``, missions, cities); wholly
+    blank rows are dropped, and the document's index i is mapped back to the row it came from (for
+    messages). ``item_label`` numbers the rows ("Grand emplacement 1"); ``remove_label`` names the
+    row's remove button ("Retirer la tuile"; default "Retirer cette ligne"); one blank row is always
+    offered. A row may hold a list of its own (a city's ``tiles``): field names, the no-JS padding,
+    JS adding/removing/renumbering and the local draft handle lists at any depth, and the ``Name``
+    fields of rows added at any time (padding, "ajouter") offer the players like the others.
 
 Each of them accepts ``show_if=("field", "value")``: shown only while the ui_only radio ``field``
 (top-level) has that value (the server renders the state it stores; JS follows the radio); and
 ``Fixed``/``Rows`` accept ``copy_to="key"``: a table-level list whose values JS copies into every
 player's list ``key`` (Revive's shared artifact card). Helpers for hooks and templates: ``walk(form)``
 (every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
-WTForms), ``field_for(path, paths)``. A blank number is ``None`` in ``field.data``.
+WTForms), ``field_for(path, paths)``, ``give_names(form, names)`` (the players as the choices of
+every ``Name``; ``Screens.form`` and ``pad_rows`` call it). A blank number is ``None`` in ``field.data``.
 
 Templates
 ---------
@@ -78,9 +83,13 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 ---------------------------------------------------------------------------------------
 
 - ``<input data-stepper>``: JS adds − / + buttons (min/max attributes clamp); without JS a plain input.
-- ``<div data-rows="FIELD" data-max="N">`` holding rows ``<div data-row>``; the submit button
-  ``<button name="add_row" value="FIELD">`` adds a row (JS clones the last row; without JS the
-  server adds a blank row); JS adds a remove button to each row and renumbers names.
+- ``<div data-rows="FIELD" data-max="N" data-item-label="..." data-remove-label="...">`` holding
+  rows ``<div data-row>``; the submit button ``<button name="add_row" value="FIELD">`` adds a row
+  (JS clones the last row; without JS the server adds a blank row); JS adds a remove button to each
+  row and renumbers names. Lists may nest (a ``data-rows`` inside a ``data-row``): each list counts
+  only its own rows; renumbering an outer row renames everything it holds (names, ids, inner
+  ``data-rows``, inner add buttons' ``value``); a copied outer row starts with one blank inner row;
+  a row holding a list gets a worded remove button below it (not a "×" beside the inner ones).
 - ``<div data-show-if="FIELD=VALUE">``: shown only while the radio FIELD has VALUE.
 - ``<div data-copy-to="KEY">`` around a table-level list: its inputs are copied into each player's.
 - Each field's wrapper is ``id="f-NAME"`` with its messages in ``id="e-NAME"``; autosave (JSON)
@@ -100,6 +109,7 @@ from flask_wtf import FlaskForm
 from wtforms import Form
 from wtforms.fields import (
     BooleanField,
+    Field,
     FieldList,
     FormField,
     HiddenField,
@@ -107,6 +117,7 @@ from wtforms.fields import (
     SelectField,
     StringField,
 )
+from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
 from .. import games
@@ -229,14 +240,26 @@ class Seats(Fixed):
 
 
 class Rows(_Extras, FieldList):
-    """Rows the table adds and removes; wholly blank rows are dropped from the document."""
+    """Rows the table adds and removes; wholly blank rows are dropped from the document.
+
+    A row added after the form was built (padding, the no-JS "ajouter", a row of a list inside a
+    row) gets the players as its `Name` choices, like the rows built with the form (`give_names`)."""
 
     def __init__(self, unbound_field, label=None, hint="", max_entries: int = 20,
-                 add_label: str = "Ajouter une ligne", item_label: str = "", **kwargs):
+                 add_label: str = "Ajouter une ligne", item_label: str = "", remove_label: str = "",
+                 **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
         self.add_label = add_label
         self.item_label = item_label
+        self.remove_label = remove_label
+        self.names = None  # the players, once `give_names` has run on the form
         super().__init__(unbound_field, label, min_entries=1, max_entries=max_entries, **kwargs)
+
+    def append_entry(self, data=unset_value):
+        entry = super().append_entry(data)
+        if self.names is not None:
+            give_names(entry, self.names)
+        return entry
 
 
 def options(pairs) -> list:
@@ -325,9 +348,7 @@ class Screens:
         else:
             form = cls(formdata=formdata)
         form.names = names
-        for f in walk(form):
-            if isinstance(f, Name):
-                f.choices = options([("", "personne")] + [(n, n) for n in names])
+        give_names(form, names)
         return form
 
     def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
@@ -403,6 +424,32 @@ def walk(form):
                 yield entry
                 if isinstance(entry, FormField):
                     yield from walk(entry.form)
+
+
+def _fields(f):
+    """A field and everything inside it (a row of a list: a group, a list, or one field)."""
+    yield f
+    if isinstance(f, FormField):
+        yield from walk(f.form)
+    elif isinstance(f, FieldList):
+        for entry in f.entries:
+            yield from _fields(entry)
+
+
+def give_names(form, names: list[str] | None = None) -> None:
+    """Give every `Name` field of `form` (a form, or one field and what it holds) the players'
+    names as choices, plus "personne"; every `Rows` inside remembers them for the rows added later.
+    `names` defaults to `form.names` (set by `Screens.form`); nothing happens without names."""
+    if names is None:
+        names = getattr(form, "names", None)
+    if names is None:
+        return
+    pairs = [("", "personne")] + [(n, n) for n in names]
+    for f in _fields(form) if isinstance(form, Field) else walk(form):
+        if isinstance(f, Name):
+            f.choices = options(pairs)
+        elif isinstance(f, Rows):
+            f.names = list(names)
 
 
 def is_blank(f) -> bool:
@@ -529,7 +576,9 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
 
 def pad_rows(form, add: str | None = None) -> None:
     """Leave one blank row at the end of each Rows list (the no-JS way to add a line), plus one
-    more in the list named `add` (the "ajouter une ligne" button)."""
+    more in the list named `add` (the "ajouter une ligne" button). The rows added offer the
+    players in their `Name` fields like the others (a list inside an added row comes with its own
+    blank row)."""
     for f in list(walk(form)):
         if isinstance(f, Rows):
             want = 1 + (1 if add == f.name else 0)
@@ -541,6 +590,7 @@ def pad_rows(form, add: str | None = None) -> None:
             while trailing < want and len(f.entries) < f.max_entries:
                 f.append_entry()
                 trailing += 1
+    give_names(form)  # every row, however it was created, offers the players
 
 
 def leaves(form) -> dict[str, str]:

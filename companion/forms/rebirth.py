@@ -18,11 +18,9 @@ and in the track's hint, so a table never counts the same points twice.
 from __future__ import annotations
 
 from wtforms import Form
-from wtforms.fields import FormField
-from wtforms.utils import unset_value
 
 from ..games import rebirth as engine
-from . import Choice, Count, Flag, Group, Name, Rows, choice_labels, options, walk
+from . import Choice, Count, Flag, Group, Name, Rows, choice_labels, options
 
 # The box's player colours (four clans).
 PALETTE = [
@@ -35,27 +33,6 @@ PALETTE = [
 MISSION_LO, MISSION_HI = engine.MISSION_POINTS
 TOWERS = [(str(v), f"{v} points") for v in sorted(engine.TOWER_LIMITS, reverse=True)]
 TOWERS_MAX = sum(engine.TOWER_LIMITS.values())
-
-
-class SeatRows(Rows):
-    """Rows holding player selects (a city's tiles): a row added after the form was built (the
-    no-JS "ajouter" and the blank row left at the end) gets the same players as the first row."""
-
-    def append_entry(self, data=unset_value):
-        entry = super().append_entry(data)
-        first = self.entries[0]
-        choices = next((f.choices for f in _fields(first) if isinstance(f, Name) and f.choices), None)
-        if choices:
-            for f in _fields(entry):
-                if isinstance(f, Name) and not f.choices:
-                    f.choices = list(choices)
-        return entry
-
-
-def _fields(entry):
-    yield entry
-    if isinstance(entry, FormField):
-        yield from walk(entry.form)
 
 
 class Farms(Form):
@@ -161,8 +138,9 @@ def city_form(variant: str) -> type[Form]:
 
     class City(Form):
         size = Count("Cases", f"nombre de cases de la ville (1 à {top})", lo=1, hi=top)
-        tiles = SeatRows(Group(Tile), "Tuiles", "chaque communauté posée dans la ville",
-                     max_entries=top, item_label="Tuile", add_label="Ajouter une tuile")
+        tiles = Rows(Group(Tile), "Tuiles", "chaque communauté posée dans la ville",
+                     max_entries=top, item_label="Tuile", add_label="Ajouter une tuile",
+                     remove_label="Retirer la tuile")
 
     return City
 
@@ -172,10 +150,11 @@ def table_form(variant: str) -> type[Form]:
     sizes = "1, 2, 3 ou 4 cases" if top == 4 else "1, 2 ou 3 cases"
 
     class Table(Form):
-        cities = SeatRows(Group(city_form(variant)), "Villes",
+        cities = Rows(Group(city_form(variant)), "Villes",
                       f"chaque ville ({sizes}) où une communauté a été posée, avec ses tuiles ; "
                       "complète : prix du classement d'influence ; incomplète : 1 point par icône",
-                      max_entries=40, item_label="Ville", add_label="Ajouter une ville")
+                      max_entries=40, item_label="Ville", add_label="Ajouter une ville",
+                      remove_label="Retirer la ville")
         if variant == "ireland":
             blarney = Name("Château de Blarney", "qui le contrôle en fin de partie : départage une égalité")
         else:

@@ -46,23 +46,51 @@
     fire(input);
   });
 
-  /* ---------------------------------------------------------------- rows */
+  /* ---------------------------------------------------------------- rows
+
+     A list is [data-rows=NAME] holding rows [data-row]; a row may hold lists of its own (a city's
+     tiles), so a list only ever counts its DIRECT rows: those whose nearest enclosing list it is. */
+
+  var RENAMED = ["name", "id", "for", "aria-describedby", "data-rows", "data-copy-from"];
+
+  function ownerOf(el) { return el.parentNode ? el.parentNode.closest("[data-rows]") : null; }
+  function rowsOf(box) { return $all("[data-row]", box).filter(function (r) { return ownerOf(r) === box; }); }
+  function addButtonOf(box) {
+    return $all("button[name=add_row]", box).filter(function (b) { return ownerOf(b) === box; })[0] || null;
+  }
+  function listsIn(row) {  // the lists a row holds directly (not those of its inner rows)
+    return $all("[data-rows]", row).filter(function (b) { return b.parentNode.closest("[data-row]") === row; });
+  }
+
+  /* Each token of a name / id / describedby list that starts with (x-)BASE-<n> gets BASE-<i>: the
+     first occurrence only, so a list named like one of its own fields cannot be renamed twice. */
+  function renamer(base, i) {
+    var re = new RegExp("^([a-z]-)?" + escapeRe(base) + "-\\d+(?=-|$)");
+    return function (value) {
+      return value.split(/(\s+)/).map(function (token) {
+        return token.replace(re, function (m, prefix) { return (prefix || "") + base + "-" + i; });
+      }).join("");
+    };
+  }
 
   function renumber(box) {
     var base = box.dataset.rows;
-    var re = new RegExp(escapeRe(base) + "-\\d+", "g");
-    $all("[data-row]", box).forEach(function (row, i) {
-      $all("[name], [id], [for], [aria-describedby]", row).concat([row]).forEach(function (el) {
-        ["name", "id", "for", "aria-describedby"].forEach(function (attr) {
+    var rows = rowsOf(box);
+    rows.forEach(function (row, i) {
+      var rename = renamer(base, i);
+      $all("*", row).forEach(function (el) {
+        RENAMED.forEach(function (attr) {
           var v = el.getAttribute(attr);
-          if (v) el.setAttribute(attr, v.replace(re, base + "-" + i));
+          if (v) el.setAttribute(attr, rename(v));
         });
+        if (el.matches("button[name=add_row]")) el.value = rename(el.value);
       });
       var label = row.querySelector("legend, label");
       if (label) label.textContent = box.dataset.itemLabel + " " + (i + 1);
+      listsIn(row).forEach(renumber);  // their own rows, under their new name
     });
-    var add = box.querySelector("button[name=add_row]");
-    if (add) add.hidden = $all("[data-row]", box).length >= parseInt(box.dataset.max, 10);
+    var add = addButtonOf(box);
+    if (add) add.hidden = rows.length >= parseInt(box.dataset.max, 10);
   }
 
   function clear(el) {
@@ -72,49 +100,66 @@
     $all(".field-error", el).forEach(function (p) { p.textContent = ""; });
     $all(".theirs", el).forEach(function (p) { p.remove(); });
     $all(".has-error", el).forEach(function (p) { p.classList.remove("has-error"); });
+    $all("[aria-invalid=true]", el).forEach(function (p) { p.setAttribute("aria-invalid", "false"); });
   }
 
+  /* A blank copy of a row: every list inside keeps one blank row. */
+  function blank(row) {
+    listsIn(row).forEach(function (inner) {
+      rowsOf(inner).forEach(function (r, i) { if (i) r.remove(); });
+    });
+    clear(row);
+  }
+
+  /* Each row's remove button, its own (a direct child): "×" named by data-remove-label, or, for a row
+     holding a list, the label written out below the row so it is not read as its last inner row's. */
   function decorate(row) {
-    if (row.querySelector("[data-remove-row]")) return;
+    var box = ownerOf(row);
+    var mine = Array.prototype.filter.call(row.children, function (c) { return c.matches("[data-remove-row]"); });
+    if (mine.length || !box) return;
+    var label = box.dataset.removeLabel || "Retirer cette ligne";
     var btn = document.createElement("button");
     btn.type = "button";
-    btn.className = "ghost remove-row";
     btn.dataset.removeRow = "";
-    btn.setAttribute("aria-label", "Retirer cette ligne");
-    btn.textContent = "\u00d7";
+    if (listsIn(row).length) {
+      row.classList.add("holds-list");
+      btn.className = "ghost remove-row worded";
+      btn.textContent = label;
+    } else {
+      btn.className = "ghost remove-row";
+      btn.setAttribute("aria-label", label);
+      btn.textContent = "\u00d7";
+    }
     row.appendChild(btn);
   }
 
   function addRow(box) {
-    var rows = $all("[data-row]", box);
+    var rows = rowsOf(box);
     if (rows.length >= parseInt(box.dataset.max, 10)) return null;
     var last = rows[rows.length - 1];
     var row = last.cloneNode(true);
-    clear(row);
+    blank(row);
     last.parentNode.insertBefore(row, last.nextSibling);
     renumber(box);
     return row;
   }
 
-  $all("[data-rows]").forEach(function (box) {
-    $all("[data-row]", box).forEach(decorate);
-    renumber(box);
-  });
+  $all("[data-row]").forEach(decorate);
+  $all("[data-rows]").filter(function (box) { return !ownerOf(box); }).forEach(renumber);
 
   document.addEventListener("click", function (e) {
     var add = e.target.closest("button[name=add_row]");
-    if (add) {
-      var box = add.closest("[data-rows]");
+    if (add && ownerOf(add)) {
       e.preventDefault();
-      var row = addRow(box);
-      if (row) { var first = row.querySelector("input"); if (first) first.focus(); }
+      var row = addRow(ownerOf(add));
+      if (row) { var first = row.querySelector("input, select"); if (first) first.focus(); }
       return;
     }
     var remove = e.target.closest("[data-remove-row]");
     if (remove) {
-      var rowsBox = remove.closest("[data-rows]");
       var row2 = remove.closest("[data-row]");
-      if ($all("[data-row]", rowsBox).length > 1) row2.remove(); else clear(row2);
+      var rowsBox = ownerOf(row2);
+      if (rowsOf(rowsBox).length > 1) row2.remove(); else blank(row2);
       renumber(rowsBox);
       changed();
     }
@@ -368,21 +413,28 @@
   function restore(draft) {
     var wanted = {};
     draft.values.forEach(function (pair) { (wanted[pair[0]] = wanted[pair[0]] || []).push(pair[1]); });
-    Object.keys(wanted).forEach(function (name) {
-      if (form.querySelector('[name="' + name + '"]')) return;
-      $all("[data-rows]", form).forEach(function (box) {
-        var base = box.dataset.rows + "-";
-        if (name.indexOf(base) !== 0) return;
-        var index = parseInt(name.slice(base.length), 10);
-        while ($all("[data-row]", box).length <= index && addRow(box)) { /* add rows up to index */ }
-      });
-    });
+    Object.keys(wanted).forEach(grow);
     $all("input, select, textarea", form).forEach(function (el) {
       if (!el.name || el.name === "csrf_token" || el.name === "version" || el.type === "submit") return;
       var v = wanted[el.name] || [];
       if (el.type === "checkbox" || el.type === "radio") el.checked = v.indexOf(el.value) >= 0;
       else el.value = v.length ? v[0] : "";
     });
+  }
+
+  /* Add the rows a draft's field needs, outer lists first: cities-2-tiles-3-player adds cities up to
+     the third (each with one blank tile), then tiles in it up to the fourth. */
+  function grow(name) {
+    for (var guard = 0; guard < 200; guard++) {
+      if (form.querySelector('[name="' + name.replace(/["\\]/g, "\\$&") + '"]')) return;
+      var box = null, index = NaN;
+      $all("[data-rows]", form).forEach(function (b) {
+        var base = b.dataset.rows + "-";
+        var m = name.indexOf(base) === 0 && /^(\d+)(?=-|$)/.exec(name.slice(base.length));
+        if (m && (!box || b.dataset.rows.length > box.dataset.rows.length)) { box = b; index = parseInt(m[1], 10); }
+      });
+      if (!box || rowsOf(box).length > index || !addRow(box)) return;  // no list for it, or no room
+    }
   }
 
   var draft = readDraft();
