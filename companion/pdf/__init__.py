@@ -68,7 +68,11 @@ def __getattr__(name: str):
 
 
 def colour(value: object) -> tuple[str, str] | None:
-    """(CSS hex colour, French name or "") for a colour a table gave; None for anything else."""
+    """(CSS hex colour, French name or "") for a colour a table gave — a hex colour, a French
+    name, or a (hex, name) pair as the app stores them —; None for anything else."""
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        found = colour(value[0])
+        return (found[0], value[1].strip()[:20]) if found else None
     if not isinstance(value, str):
         return None
     text = value.strip()

@@ -6,8 +6,6 @@ URLs: /g/<edit_token>/... edits (whoever holds the link), /r/<view_token>/... on
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from datetime import date, datetime
 
 from flask import (
@@ -53,10 +51,6 @@ def _screens_or_404(game_id: str) -> forms.Screens:
     if sc is None:
         abort(404)
     return sc
-
-
-def _pdf_available() -> bool:
-    return importlib.util.find_spec("companion.pdf") is not None
 
 
 # --------------------------------------------------------------------------- new game
@@ -228,7 +222,7 @@ def _results_context(record, *, editable: bool) -> dict:
     names = store.names_of(record)
     colours = dict(zip(names, store.colours_of(record), strict=True))
     context = {"record": record, "game": game, "result": result, "colours": colours, "editable": editable,
-               "variant_label": game.variant_label(record.variant), "pdf": _pdf_available()}
+               "variant_label": game.variant_label(record.variant)}
     if result is None:
         return context
     totals = {p.name: p.total for p in result.players}
@@ -267,14 +261,12 @@ def view(token: str):
 
 
 def _sheet(record):
-    try:
-        pdf = importlib.import_module("companion.pdf")
-        render_sheet = pdf.render_sheet
-    except (ImportError, AttributeError):
-        return render_template("error.html", status=503, title="Feuille indisponible",
-                               message="La feuille imprimable n'est pas disponible sur ce serveur. "
-                                       "Les résultats restent consultables en ligne.", problems=[]), 503
-    data = render_sheet(record.document, colours=store.colours_of(record), date=record.created_at.date())
+    from ..pdf import render_sheet  # WeasyPrint loads only when a sheet is asked for
+
+    sc = _screens_or_404(record.game)
+    # Hex and the palette's French name, so a black-and-white print still tells players apart.
+    colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
+    data = render_sheet(record.document, colours=colours, date=record.created_at.date())
     name = f"{record.game}-{record.created_at:%Y-%m-%d}.pdf"
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-store"}
     return Response(data, mimetype="application/pdf", headers=headers)
