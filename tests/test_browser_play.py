@@ -6,40 +6,16 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
+from helpers import check_layout, saved
+from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
 
-LAYOUT = """() => {
-  const small = [...document.querySelectorAll('a, button, input, select, summary')]
-    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
-    // a checkbox or radio is tapped through its label, which is the target that counts
-    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
-    .map(([e, t]) => [e.name || e.textContent.trim(), t.getBoundingClientRect().height])
-    .filter(([, h]) => h < 44);
-  return {width: document.documentElement.scrollWidth, small};
-}"""
-
-
-def check_layout(page) -> None:
-    layout = page.evaluate(LAYOUT)
-    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
-    assert layout["small"] == [], f"tap targets under 44 px: {layout['small']}"
-
 
 def new_game(page, variant: str, names: list[str]) -> str:
-    page.goto(f"{page.base_url}/nouvelle?game=revive&variant={variant}")
-    for i, name in enumerate(names):
-        page.fill(f"#players-{i}-name", name)
-    page.get_by_role("button", name="Commencer la saisie").click()
-    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
-    return page.url
-
-
-def saved(page) -> None:
-    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+    return start_game(page, "revive", variant, names)
 
 
 def fill_player(page, i: int, p: dict, *, card_each: bool) -> None:

@@ -9,39 +9,15 @@ import pytest
 from playwright.sync_api import expect
 from test_play_rebirth import IRELAND, without_false  # the Irlande game, checked by hand
 
-from companion.extensions import db
-from companion.models import GameRecord
 from conftest import load_example, screenshot
+from helpers import check_layout, saved, stored_document
+from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
 
-LAYOUT = """() => {
-  const small = [...document.querySelectorAll('a, button, input, select, summary')]
-    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
-    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
-    .map(([e, t]) => [e.name || e.textContent.trim(), t.getBoundingClientRect().height])
-    .filter(([, h]) => h < 44);
-  return {width: document.documentElement.scrollWidth, small};
-}"""
-
-
-def check_layout(page) -> None:
-    layout = page.evaluate(LAYOUT)
-    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
-    assert layout["small"] == [], f"tap targets under 44 px: {layout['small']}"
-
 
 def new_game(page, variant: str, names: list[str]) -> str:
-    page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant={variant}")
-    for i, name in enumerate(names):
-        page.fill(f"#players-{i}-name", name)
-    page.get_by_role("button", name="Commencer la saisie").click()
-    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
-    return page.url
-
-
-def saved(page) -> None:
-    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+    return start_game(page, "rebirth", variant, names)
 
 
 def add(page, rows: str) -> None:
@@ -108,12 +84,6 @@ def totals(page) -> list[str]:
 def finish(page) -> None:
     page.get_by_role("button", name="Voir les résultats").click()
     page.wait_for_url(re.compile(r"/resultats$"))
-
-
-def stored_document(live_server, url: str) -> dict:
-    token = re.search(r"/g/([\w-]+)/", url).group(1)
-    with live_server.app.app_context():
-        return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
 
 
 def test_scotland_example_played_through(phone, live_server):

@@ -11,45 +11,16 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from companion.extensions import db
 from companion.games.reterra import analyse_grid
-from companion.models import GameRecord
 from conftest import load_example, screenshot
+from helpers import check_layout, saved, stored_document
+from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
 
 COLS = "ABCDEFGH"
-LAYOUT = """() => {
-  const small = [...document.querySelectorAll('a, button, input, select, summary')]
-    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
-    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
-    .map(([e, t]) => [e, t.getBoundingClientRect()])
-    // the board's squares and tools are square targets: their width counts as well
-    .filter(([e, r]) => r.height < 44 || r.left < 0 || r.right > 390 ||
-                        (e.matches('.sq, .tool') && r.width < 44))
-    .map(([e, r]) => [e.name || e.dataset.square || e.textContent.trim(), Math.round(r.width),
-                      Math.round(r.height)]);
-  return {width: document.documentElement.scrollWidth, small};
-}"""
-
-
-def check_layout(page) -> None:
-    layout = page.evaluate(LAYOUT)
-    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
-    assert layout["small"] == [], f"tap targets under 44 px or off screen: {layout['small']}"
-
-
 def new_game(page, names: list[str]) -> str:
-    page.goto(f"{page.base_url}/nouvelle?game=reterra")
-    for i, name in enumerate(names):
-        page.fill(f"#players-{i}-name", name)
-    page.get_by_role("button", name="Commencer la saisie").click()
-    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
-    return page.url
-
-
-def saved(page) -> None:
-    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+    return start_game(page, "reterra", "base", names)
 
 
 def totals(page) -> list[str]:
@@ -111,12 +82,6 @@ def readout(page, i: int) -> dict:
         shown["points"][key] = int(li.locator("[data-points]").inner_text().replace("\u2212", "-").split()[0])
     shown["total"] = int(board.locator("[data-total]").inner_text().split()[0])
     return shown
-
-
-def stored_document(live_server, url: str) -> dict:
-    token = re.search(r"/g/([\w-]+)/", url).group(1)
-    with live_server.app.app_context():
-        return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
 
 
 def test_reterra_example_played_through(phone, live_server):

@@ -11,6 +11,7 @@ from companion import games
 from companion.extensions import db
 from companion.models import DeviceGame, GameRecord
 from conftest import load_example, make_app
+from helpers import create_game, error_beside, stored
 
 
 def revive_form(doc: dict, version: int, mode: str = "each", shared=(0, 0, 0)) -> dict:
@@ -44,29 +45,10 @@ def revive_form(doc: dict, version: int, mode: str = "each", shared=(0, 0, 0)) -
 
 
 def create(client, names=("Maëlle", "Yanis"), variant="abyss", colours=None) -> str:
-    data = {"game": "revive", "variant": variant}
-    for i, name in enumerate(names):
-        data[f"players-{i}-name"] = name
-        if colours:
-            data[f"players-{i}-colour"] = colours[i]
-    response = client.post("/nouvelle", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
-    return token
+    return create_game(client, "revive", variant, names, colours)
 
 
-def record(app, token) -> GameRecord:
-    with app.app_context():
-        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
-        db.session.expunge(rec)
-        return rec
-
-
-def error_beside(html: str, field: str) -> str:
-    """The message the page shows beside a field (its `e-<field>` element)."""
-    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
-    assert match, f"no message slot for {field}"
-    return unescape(match.group(1)).strip()
+record = stored
 
 
 # ------------------------------------------------------------------ new game

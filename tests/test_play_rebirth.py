@@ -11,9 +11,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from companion.extensions import db
-from companion.models import GameRecord
 from conftest import load_example
+from helpers import create_game, error_beside, posted, stored
 
 SCOTLAND = load_example("rebirth-scotland.json")
 
@@ -58,36 +57,8 @@ def without_false(value):
     return value
 
 
-class Fields(HTMLParser):
-    """What a browser without JavaScript posts back from the end-state form, as rendered."""
-
-    def __init__(self):
-        super().__init__()
-        self.values: dict[str, str] = {}
-        self.inside = False
-        self.select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") in ("end-state", "tool-form"):
-            self.inside = True
-        if not self.inside:
-            return
-        if tag == "select":
-            self.select = a["name"]
-            self.values.setdefault(self.select, "")
-        elif tag == "option" and self.select and "selected" in a:
-            self.values[self.select] = a.get("value") or ""
-        elif tag == "input" and a.get("name") and a.get("type") != "submit":
-            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
-                return
-            self.values[a["name"]] = a.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-        elif tag == "select":
-            self.select = None
+def create(client, variant: str, names) -> str:
+    return create_game(client, "rebirth", variant, names)
 
 
 class Attributes(HTMLParser):
@@ -107,34 +78,6 @@ def attributes(html: str, id_: str) -> dict:
     parser.feed(html)
     assert parser.found is not None, f"no element #{id_}"
     return parser.found
-
-
-def posted(html: str) -> dict[str, str]:
-    parser = Fields()
-    parser.feed(html)
-    return parser.values
-
-
-def create(client, variant: str, names) -> str:
-    data = {"game": "rebirth", "variant": variant}
-    for i, name in enumerate(names):
-        data[f"players-{i}-name"] = name
-    response = client.post("/nouvelle", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
-
-
-def stored(app, token) -> GameRecord:
-    with app.app_context():
-        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
-        db.session.expunge(rec)
-        return rec
-
-
-def error_beside(html: str, field: str) -> str:
-    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
-    assert match, f"no message slot for {field}"
-    return unescape(match.group(1)).strip()
 
 
 def form_data(document: dict, version: int, action: str = "save") -> dict[str, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import re
 from html import unescape
-from html.parser import HTMLParser
 
 import pytest
 
@@ -17,61 +16,13 @@ from companion.forms import screens as screens_of
 from companion.games import reterra as engine
 from companion.models import GameRecord
 from conftest import load_example
+from helpers import create_game, error_beside, posted, stored
 
 EXAMPLE = load_example("reterra.json")
 
 
-class Fields(HTMLParser):
-    """What a browser without JavaScript posts back from the end-state form, as rendered."""
-
-    def __init__(self):
-        super().__init__()
-        self.values: dict[str, str] = {}
-        self.inside = False
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "end-state":
-            self.inside = True
-        if not self.inside or tag != "input" or not a.get("name"):
-            return
-        if a.get("type") in ("radio", "checkbox") and "checked" not in a:
-            return
-        if a.get("type") == "submit":
-            return
-        self.values[a["name"]] = a.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-
-
-def posted(html: str) -> dict[str, str]:
-    parser = Fields()
-    parser.feed(html)
-    return parser.values
-
-
 def create(client, names=("Maëlle", "Yanis")) -> str:
-    data = {"game": "reterra", "variant": "base"}
-    for i, name in enumerate(names):
-        data[f"players-{i}-name"] = name
-    response = client.post("/nouvelle", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
-
-
-def stored(app, token) -> GameRecord:
-    with app.app_context():
-        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
-        db.session.expunge(rec)
-        return rec
-
-
-def error_beside(html: str, field: str) -> str:
-    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
-    assert match, f"no message slot for {field}"
-    return unescape(match.group(1)).strip()
+    return create_game(client, "reterra", "base", names)
 
 
 def example_form(version: int) -> dict[str, str]:

@@ -1,0 +1,124 @@
+"""What the play-flow tests share: creating a game, reading what is stored, reading a page as a
+browser without JavaScript would post it back, and the phone layout check."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+
+from playwright.sync_api import expect
+
+from companion.extensions import db
+from companion.models import GameRecord
+
+# ------------------------------------------------------------------ Flask client
+
+
+def create_game(client, game: str, variant: str, names, colours=None) -> str:
+    """A new game through the new-game form; its edit token."""
+    data = {"game": game, "variant": variant}
+    for i, name in enumerate(names):
+        data[f"players-{i}-name"] = name
+        if colours:
+            data[f"players-{i}-colour"] = colours[i]
+    response = client.post("/nouvelle", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+
+
+def stored(app, token: str) -> GameRecord:
+    """The stored game, detached from the session so a test can read it after the request."""
+    with app.app_context():
+        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
+        db.session.expunge(rec)
+        return rec
+
+
+def error_beside(html: str, field: str) -> str:
+    """The message the page shows beside a field (its `e-<field>` element)."""
+    match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)
+    assert match, f"no message slot for {field}"
+    return unescape(match.group(1)).strip()
+
+
+class Fields(HTMLParser):
+    """What a browser without JavaScript posts back from the end-state or tool form, as rendered."""
+
+    def __init__(self):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self.inside = False
+        self.select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and a.get("id") in ("end-state", "tool-form"):
+            self.inside = True
+        if not self.inside:
+            return
+        if tag == "select":
+            self.select = a["name"]
+            self.values.setdefault(self.select, "")
+        elif tag == "option" and self.select and "selected" in a:
+            self.values[self.select] = a.get("value") or ""
+        elif tag == "input" and a.get("name") and a.get("type") != "submit":
+            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
+                return
+            self.values[a["name"]] = a.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+
+
+def posted(html: str) -> dict[str, str]:
+    parser = Fields()
+    parser.feed(html)
+    return parser.values
+
+
+# ------------------------------------------------------------------ browser
+
+LAYOUT = """() => {
+  const small = [...document.querySelectorAll('a, button, input, select, summary')]
+    .filter(e => e.offsetParent !== null && !e.classList.contains('skip'))
+    // a checkbox or radio is tapped through its label, which is the target that counts
+    .map(e => [e, /^(checkbox|radio)$/.test(e.type) && e.closest('label') ? e.closest('label') : e])
+    .map(([e, t]) => [e, t.getBoundingClientRect()])
+    // the board's squares and tools are square targets: their width counts as well
+    .filter(([e, r]) => r.height < 44 || r.left < 0 || r.right > 390 ||
+                        (e.matches('.sq, .tool') && r.width < 44))
+    .map(([e, r]) => [e.name || e.dataset.square || e.textContent.trim(), Math.round(r.width),
+                      Math.round(r.height)]);
+  return {width: document.documentElement.scrollWidth, small};
+}"""
+
+
+def check_layout(page) -> None:
+    """One column at 390 px: no sideways scrolling, every tap target at least 44 px."""
+    layout = page.evaluate(LAYOUT)
+    assert layout["width"] <= 390, "horizontal scrolling at 390 px"
+    assert layout["small"] == [], f"tap targets under 44 px or off screen: {layout['small']}"
+
+
+def new_game(page, game: str, variant: str, names) -> str:
+    """A new game as a player starts it; the edit page's URL."""
+    page.goto(f"{page.base_url}/nouvelle?game={game}&variant={variant}")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}-name", name)
+    page.get_by_role("button", name="Commencer la saisie").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    return page.url
+
+
+def saved(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+
+
+def stored_document(live_server, url: str) -> dict:
+    token = re.search(r"/g/([\w-]+)/", url).group(1)
+    with live_server.app.app_context():
+        return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
