@@ -120,9 +120,16 @@ def phone(browser, live_server):
     page.set_default_timeout(10_000)
     page.base_url = live_server.url
     page.outside_requests = outside
+    # What a player would never see but must never happen: a script crashing, or the
+    # Content-Security-Policy blocking something a page relies on.
+    broken: list[str] = []
+    page.on("pageerror", lambda exc: broken.append(f"JS error: {exc}"))
+    page.on("console", lambda msg: broken.append(f"CSP: {msg.text}")
+            if "Content Security Policy" in msg.text else None)
     yield page
     context.close()
     assert not outside, f"requests left the app's origin: {outside}"
+    assert not broken, f"the page broke: {broken}"
 
 
 def screenshot(page, name: str) -> Path:
