@@ -31,13 +31,14 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, errors, security
+    from . import api, compress, errors, security
     from .extensions import csrf, db, migrate
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     security.init_app(app)
+    compress.init_app(app)
     errors.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy

@@ -184,3 +184,18 @@ def test_proxy_headers_trusted_only_when_configured(tmp_path, monkeypatch):
 
 def test_static_css_is_served(client):
     assert client.get("/static/css/app.css").status_code == 200
+
+
+def test_text_responses_are_gzipped_for_a_bad_signal(client):
+    import gzip
+
+    page = client.get("/", headers={"Accept-Encoding": "gzip, deflate"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in page.headers["Vary"]
+    assert "Rebirth" in gzip.decompress(page.data).decode()
+    css = client.get("/static/css/app.css", headers={"Accept-Encoding": "gzip"})
+    assert css.headers["Content-Encoding"] == "gzip" and b"--accent" in gzip.decompress(css.data)
+    plain = client.get("/")
+    assert "Content-Encoding" not in plain.headers and "Rebirth" in plain.get_data(as_text=True)
+    pad = client.get("/sheets/revive/base.pdf", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in pad.headers and pad.data.startswith(b"%PDF")
