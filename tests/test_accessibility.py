@@ -46,7 +46,10 @@ class Page(HTMLParser):
 @pytest.mark.parametrize(("game", "variant"), VARIANTS)
 def test_every_field_is_labelled_and_every_description_exists(client, game, variant):
     token = create_game(client, game, variant, ["Maëlle", "Yanis", "Inès"])
-    for url in (f"/g/{token}/", "/nouvelle?game=" + game):
+    urls = [f"/g/{token}/", "/nouvelle?game=" + game]
+    if game == "rebirth":
+        urls += [f"/g/{token}/outils/ville", f"/g/{token}/outils/chateau"]
+    for url in urls:
         page = Page()
         page.feed(client.get(url).get_data(as_text=True))
         assert page.fields
