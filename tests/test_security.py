@@ -1,0 +1,33 @@
+"""Names a player types are text everywhere: no markup from a name reaches a page."""
+
+from __future__ import annotations
+
+import re
+
+from helpers import create_game, stored
+
+HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>']
+
+
+def test_hostile_names_are_escaped_on_every_page(app, client):
+    token = create_game(client, "revive", "base", HOSTILE)
+    rec = stored(app, token)
+    assert [p["name"] for p in rec.document["players"]] == HOSTILE  # kept as typed
+    pages = [f"/g/{token}/", f"/g/{token}/resultats", f"/r/{rec.view_token}/", "/parties",
+             "/nouvelle?game=revive"]
+    for url in pages:
+        html = client.get(url).get_data(as_text=True)
+        assert "<script>alert(1)</script>" not in html, url
+        assert "<img src=x" not in html, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url  # no inline script at all
+    results = client.get(f"/g/{token}/resultats").get_data(as_text=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in results
+
+
+def test_game_urls_are_unguessable(app, client):
+    tokens = {create_game(client, "revive", "base", ["A", "B"]) for _ in range(5)}
+    assert len(tokens) == 5 and all(len(t) >= 43 for t in tokens)  # 256 random bits each
+    rec = stored(app, next(iter(tokens)))
+    assert rec.view_token != rec.edit_token
+    assert client.get(f"/g/{rec.view_token}/").status_code == 404  # the share link cannot edit
+    assert client.get(f"/g/{rec.edit_token[:-1]}/").status_code == 404
