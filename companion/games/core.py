@@ -107,9 +107,9 @@ class Checker:
             self.add(p, "doit être une liste")
             return []
         if exact is not None and len(value) != exact:
-            self.add(p, f"doit contenir exactement {exact} éléments (il y en a {len(value)})")
+            self.add(p, f"doit contenir exactement {plural(exact, 'élément')} (il y en a {len(value)})")
         if max_items is not None and len(value) > max_items:
-            self.add(p, f"au plus {max_items} éléments (il y en a {len(value)})")
+            self.add(p, f"au plus {plural(max_items, 'élément')} (il y en a {len(value)})")
         return value
 
     # -- scalars
