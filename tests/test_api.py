@@ -108,3 +108,12 @@ def test_a_list_where_a_variant_belongs_is_a_422_not_a_crash(client):
     res = client.post("/api/v1/score", json=doc)
     assert res.status_code == 422
     assert res.get_json()["errors"][0]["path"] == "variant"
+
+
+def test_reminders_follow_the_variant(client):
+    listing = {g["id"]: g for g in client.get("/api/v1/games").get_json()}
+    scotland, ireland = ({b["key"]: b for b in v["breakdown"]} for v in listing["rebirth"]["variants"])
+    assert "4 cases" not in scotland["cities"]["hint"] and "4 cases 8/5/3" in ireland["cities"]["hint"]
+    assert ireland["ports"]["label"] == "Exploitations en mer"
+    revive_base = {b["key"]: b for b in listing["revive"]["variants"][0]["breakdown"]}
+    assert "hors départ" in revive_base["card_bonus"]["hint"]  # V1: starting cards do not count

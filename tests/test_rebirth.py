@@ -331,9 +331,18 @@ def castle(holder, active, **adjacent):
 
 
 def test_r6_free_castle_goes_to_the_active_player_with_an_adjacent_tile():
-    assert castle(None, "Bob", Bob=(1, 0))["holder"] == "Bob"
-    free = castle(None, "Bob", Alice=(2, 1))
-    assert free["holder"] is None and "libre" in free["explanation"]
+    taken = castle(None, "Bob", Bob=(1, 0))
+    assert taken["holder"] == "Bob" and "libre" in taken["explanation"]
+
+
+def test_r6_the_active_player_and_the_holder_have_adjacent_tiles():
+    """The active player has just placed a tile beside the castle; the holder took it with one."""
+    with pytest.raises(InvalidDocument) as exc:
+        castle(None, "Bob", Alice=(2, 1))
+    assert [p.path for p in exc.value.problems] == ["active"]
+    with pytest.raises(InvalidDocument) as exc:
+        castle("Alice", "Bob", Bob=(2, 1))
+    assert [p.path for p in exc.value.problems] == ["holder"]
 
 
 def test_r6_more_adjacent_tiles_take_the_castle():
@@ -357,7 +366,8 @@ def test_r6_still_equal_the_holder_keeps_it():
 
 def test_r6_names_are_trimmed_and_case_insensitive():
     result = rebirth.castle_control({"players": ["Alice", "Bob"], "holder": " alice", "active": "BOB",
-                                     "adjacent": {"bob": {"tiles": 3, "farms": 0}}})
+                                     "adjacent": {"bob": {"tiles": 3, "farms": 0},
+                                                  "ALICE ": {"tiles": 1, "farms": 1}}})
     assert result["holder"] == "Bob"
 
 

@@ -127,9 +127,14 @@ def test_castle_control(client, app, ireland):
     # Still equal: the active player loses.
     data["adjacent-1-farms"] = "1"
     assert answer(client.post(url, data=data).get_data(as_text=True))["title"] == "Brian contrôle le château"
-    # A free castle and no adjacent tile: it stays free.
-    result = answer(client.post(url, data={"holder": "", "active": "Ciara"}).get_data(as_text=True))
-    assert result["title"] == "Château libre"
+    # A free castle: the player who just placed a tile beside it takes it.
+    result = answer(client.post(url, data={"holder": "", "active": "Ciara", "adjacent-2-tiles": "1"})
+                    .get_data(as_text=True))
+    assert result["title"] == "Ciara contrôle le château"
+    # The active player must have placed a tile beside the castle: said beside the field.
+    response = client.post(url, data={"holder": "", "active": "Ciara"})
+    assert response.status_code == 422
+    assert "au moins 1 tuile adjacente" in error_beside(response.get_data(as_text=True), "active")
     assert stored(app, ireland).version == before.version  # nothing stored
 
 

@@ -249,7 +249,7 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
             if c in g:
                 why = f"{c} a complété la ville et passe en dernier"
             else:
-                why = (f"{c} a complété la ville ; dans le sens horaire à partir de {c}, "
+                why = (f"{c} a complété la ville ; dans le sens horaire à partir {_of(c)}, "
                        f"{g[0]} est le plus proche")
             explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
                                f"{why} ; ordre retenu : {order} (R4).")
@@ -637,16 +637,19 @@ def castle_control(payload: Any) -> dict:
             check.add(join(p, "farms"), f"les fermes font partie des tuiles adjacentes : au plus {tiles} "
                                         f"(reçu {farms})")
         counts[name] = (tiles, farms)
+    # Tiles are never removed: the active player has just placed one beside the castle, and
+    # the holder took it with at least one (Décision du projet, docs/rulings.md).
+    if active is not None and not counts.get(active, (0, 0))[0]:
+        check.add("active", f"{active} vient de poser une tuile à côté du château : au moins "
+                            "1 tuile adjacente attendue (reçu 0)")
+    if holder is not None and holder != active and not counts.get(holder, (0, 0))[0]:
+        check.add("holder", f"{holder} contrôle le château, donc y a au moins 1 tuile adjacente (reçu 0)")
     check.raise_if_any()
     assert active is not None
     a_tiles, a_farms = counts.get(active, (0, 0))
     if holder is None:
-        if a_tiles:
-            return {"holder": active, "explanation": f"Le château est libre : {active} y a "
-                    f"{plural(a_tiles, 'tuile adjacente', 'tuiles adjacentes')} et en prend le contrôle."}
-        return {"holder": None,
-                "explanation": f"Le château est libre et {active} n'y a aucune tuile adjacente : "
-                               "il reste libre."}
+        return {"holder": active, "explanation": f"Le château est libre : {active} y a "
+                f"{plural(a_tiles, 'tuile adjacente', 'tuiles adjacentes')} et en prend le contrôle."}
     if holder == active:
         return {"holder": holder, "explanation": f"{holder} contrôle déjà le château et le garde."}
     h_tiles, h_farms = counts.get(holder, (0, 0))
@@ -673,7 +676,9 @@ GAME = Game(
     categories=(
         Category("track", "Piste de score", "points lus sur la piste de score"),
         Category("farms", "Fermes", "taille du groupe à chaque pose : 1+2+…+n"),
-        Category("cities", "Villes complètes", "2 cases 5/3 · 3 cases 6/4/2 · 4 cases 8/5/3"),
+        Category("cities", "Villes complètes", "1 case : influence · 2 cases 5/3 · 3 cases 6/4/2",
+                 variant_hints={"ireland": "1 case : influence · 2 cases 5/3 · 3 cases 6/4/2 · "
+                                           "4 cases 8/5/3"}),
         Category("ports", "Ports", "1 par port", variant_labels={"ireland": "Exploitations en mer"},
                  variant_hints={"ireland": "1 par exploitation en mer"}),
         Category("public_missions", "Missions publiques", "valeur de la carte, doublée par le multiplicateur",

@@ -301,10 +301,10 @@ GAME = Game(
     categories=(
         Category("track", "Piste de score", "points lus sur la piste"),
         Category("progress", "Piste de progression", "plus petits points visibles"),
-        Category("card_bonus", "Cartes gagnées", "2 par carte d'une couleur débloquée",
+        Category("card_bonus", "Cartes gagnées", "2 par carte gagnée (hors départ) d'une couleur débloquée",
                  variant_labels={"abyss": "Cartes gagnées et Scyphoz"},
-                 variant_hints={"abyss": "2 par carte d'une couleur débloquée ; Scyphoz : 2 chacune "
-                                         "si une couleur est débloquée"}),
+                 variant_hints={"abyss": "2 par carte gagnée (hors départ) d'une couleur débloquée ; "
+                                         "Scyphoz : 2 chacune si une couleur est débloquée"}),
         Category("great_locations", "Grands emplacements", "points imprimés"),
         Category("tokens", "Jetons", "jeton 4 points, 2 par jeton 2 points"),
         Category("resources", "Ressources restantes", "1 par tranche de 5"),
