@@ -31,3 +31,17 @@ def test_game_urls_are_unguessable(app, client):
     assert rec.view_token != rec.edit_token
     assert client.get(f"/g/{rec.view_token}/").status_code == 404  # the share link cannot edit
     assert client.get(f"/g/{rec.edit_token[:-1]}/").status_code == 404
+
+
+def test_two_players_cannot_take_one_colour(app, client):
+    from helpers import error_beside
+
+    data = {"game": "rebirth", "variant": "scotland",
+            "players-0-name": "Maëlle", "players-0-colour": "#c8372d",
+            "players-1-name": "Yanis", "players-1-colour": "#c8372d"}
+    res = client.post("/nouvelle", data=data)
+    assert res.status_code == 422
+    assert error_beside(res.get_data(as_text=True), "players-1-name") == (
+        "couleur déjà prise par Maëlle : choisissez-en une autre")
+    data["players-1-colour"] = "#2f6fb3"
+    assert client.post("/nouvelle", data=data).status_code == 302

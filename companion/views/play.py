@@ -112,7 +112,13 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
         seats.append(i)
         names.append(name)
         colour = entry.form.colour.data
-        colours.append(colour if colour in palette else sc.default_colours(i + 1)[i])
+        colour = colour if colour in palette else sc.default_colours(i + 1)[i]
+        if colour in colours and len(palette) >= len(form.players.entries):
+            # Two pawns of one colour cannot sit at one table (the box has one set per colour).
+            other = names[colours.index(colour)]
+            errors.setdefault(entry.form.name.name, []).append(
+                f"couleur déjà prise par {other} : choisissez-en une autre")
+        colours.append(colour)
     document = {"game": game.id, "variant": variant, "players": [{"name": n} for n in names]}
     for problem in games.validate(document):
         path = problem.path
