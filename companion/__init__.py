@@ -22,7 +22,9 @@ def create_app(config: Mapping | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from . import settings
+    from .games.core import points_text
 
+    app.add_template_filter(points_text, "points")
     # Results read in contract order (game, variant, players…), accents as they are.
     app.json.sort_keys = False
     app.json.ensure_ascii = False

@@ -175,3 +175,7 @@ def test_score_pad_rows_follow_contract_order_and_variant():
         player.pop("scyphoz", None)
         player.pop("devotion", None)
     assert "devotion" not in [r.key for r in games.score_pad(games.score(doc))]
+
+
+def test_negative_points_are_written_with_a_true_minus_sign():
+    assert core.points_text(-1) == "\u22121" and core.points_text(0) == "0" and core.points_text(7) == "7"

@@ -72,6 +72,7 @@ def test_both_modes_save_the_contract_document_and_come_back_unchanged(app, clie
 
     results = client.get(f"/g/{token}/resultats").get_data(as_text=True)
     assert "Yanis gagne" in results
+    assert '<td class="num">\u22121</td>' in results  # junk, with a true minus sign as on the sheet
     totals = re.search(r'<tr class="totals">(.*?)</tr>', results, re.S).group(1)
     assert re.findall(r'<td class="num">(\d+)</td>', totals) == ["20", "25"]
 

@@ -349,6 +349,11 @@ def ordinal(n: int) -> str:
     return "1re" if n == 1 else f"{n}e"
 
 
+def points_text(n: int) -> str:
+    """A score as players write it, with a true minus sign (Reterra's junk: "−1")."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     word = singular if abs(n) <= 1 else (plural_form or singular + "s")
     return f"{n} {word}"

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from .. import ROOT, games
 from ..games.core import InvalidDocument, Result, join_names, ordinal
+from ..games.core import points_text as number
 
 STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
@@ -123,11 +124,6 @@ def _finalize(value: object) -> object:
 
 def french_date(day: dt.date) -> str:
     return f"{'1er' if day.day == 1 else day.day} {MONTHS[day.month - 1]} {day.year}"
-
-
-def number(n: int) -> str:
-    """A printed number, with a true minus sign (Reterra's junk)."""
-    return f"−{-n}" if n < 0 else str(n)
 
 
 def shorten(text: str, limit: int = DETAIL_MAX[0]) -> str:
