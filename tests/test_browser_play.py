@@ -6,6 +6,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
 from helpers import check_layout, saved
@@ -183,3 +184,14 @@ def test_two_phones_editing_one_game(phone, browser, live_server):
         assert totals(phone) == ["38", "12"]
     finally:
         context.close()
+
+
+def test_several_messages_for_one_field_are_set_apart(phone):
+    """Two messages about one field read as two: "first · second", not one run-on sentence."""
+    start_game(phone, "rebirth", "scotland", ["Alice", "Bob"])
+    phone.fill('[name="cities-0-size"]', "4")
+    message = phone.locator("#e-cities-0-size")
+    expect(message).to_contain_text(" · ")
+    parts = message.inner_text().split(" · ")
+    assert len(parts) >= 2 and all(part.strip() for part in parts), parts
+    assert any("les villes de 4 cases" in part for part in parts), parts

@@ -249,3 +249,79 @@ def test_without_javascript_the_community_is_typed_as_letters(browser, live_serv
         check_layout(page)
     finally:
         context.close()
+
+
+
+def drafts(page) -> list[str]:
+    return page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('companion-draft:'))")
+
+
+def test_half_painted_board_survives_reload_and_refused_submit(phone, live_server):
+    """QA: a community half painted is never lost: not on a reload (the phone's draft keeps it), not
+    when "Voir les résultats" is refused (the page comes back with it, and so does the next reload)."""
+    url = new_game(phone, ["Inès", "Léo"])
+    phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+    saved(phone)
+    board = phone.locator("#f-players-0-grid")
+    row1, relics = phone.locator("#players-0-grid-terrain-0"), phone.locator("#players-0-grid-relics")
+
+    def painted_is_back() -> None:
+        a1, b2 = board.locator('.sq[data-square="A1"]'), board.locator('.sq[data-square="B2"]')
+        expect(a1).to_have_attribute("aria-label", "A1 : forêt")
+        expect(a1).to_have_class(re.compile(r"\bt-F\b"))
+        expect(b2).to_have_attribute("aria-label", "B2 : à peindre, relique")
+        expect(b2).to_have_class(re.compile(r"\brelic\b"))
+        expect(board.locator(".board-status")).to_have_text("Encore 63 cases à peindre.")
+        assert row1.input_value() == "F......."
+        assert relics.input_value() == "B2"
+
+    board.locator('button[data-tool="F"]').tap()
+    board.locator('.sq[data-square="A1"]').tap()
+    board.locator('button[data-tool="relics"]').tap()
+    board.locator('.sq[data-square="B2"]').tap()
+    phone.wait_for_timeout(1500)  # longer than the autosave's delay
+    assert row1.input_value() == "F......." and relics.input_value() == "B2"
+    expect(phone.locator("#save-state")).to_have_text("Gardé sur ce téléphone")
+    assert "grid" not in stored_document(live_server, url)["players"][0]  # not a community yet
+    assert len(drafts(phone)) == 1
+
+    # The tab closed and opened again: the board comes back from the draft. The other fields are sent
+    # (they save), the unfinished board stays on the phone only, and a second reload still has it.
+    phone.reload()
+    painted_is_back()
+    saved(phone)
+    assert "grid" not in stored_document(live_server, url)["players"][0]
+    phone.reload()
+    painted_is_back()
+    saved(phone)
+
+    # "Voir les résultats" with the board unfinished: refused, the board is back with the message...
+    phone.get_by_role("button", name="Voir les résultats").click()
+    phone.wait_for_load_state()
+    assert urlparse(phone.url).path == urlparse(url).path
+    expect(phone.locator("#e-players-0-grid-terrain-0")).to_have_text(
+        "ligne 1 : la case B1 n'est pas encore peinte")
+    painted_is_back()
+    board.scroll_into_view_if_needed()
+    screenshot(phone, "play-reterra-board-refused")
+    # ... and a reload after the refusal still has it (the refused page became the draft).
+    phone.goto(url)
+    painted_is_back()
+    assert "grid" not in stored_document(live_server, url)["players"][0]
+
+    # Painted to the end: saved with the squares painted earlier, and the draft is done with.
+    board.get_by_role("button", name="Tuile entière").tap()
+    board.locator('button[data-tool="P"]').tap()
+    for tr in range(4):
+        for tc in range(4):
+            if (tr, tc) != (0, 0):
+                board.locator(f'.sq[data-square="{COLS[2 * tc]}{2 * tr + 1}"]').tap()
+    board.get_by_role("button", name="Tuile entière").tap()
+    board.locator('button[data-tool="D"]').tap()
+    for sq in ("B1", "A2", "B2"):
+        board.locator(f'.sq[data-square="{sq}"]').tap()
+    saved(phone)
+    grid = stored_document(live_server, url)["players"][0]["grid"]
+    assert grid["terrain"] == ["FDPPPPPP", "DDPPPPPP"] + ["PPPPPPPP"] * 6
+    assert grid["relics"] == [[1, 1]]
+    assert drafts(phone) == []

@@ -79,6 +79,7 @@
     this.timer = null;
     this.good = null;    // last analysis the engine accepted
     this.read();
+    this.flag();
     this.build();
     this.render();
     this.analyse(true);
@@ -112,6 +113,28 @@
     return this.terrain.filter(function (t) { return t !== UNPAINTED; }).length;
   };
 
+  Board.prototype.marked = function () {
+    var sets = this.sets;
+    return MARKS.some(function (m) { return Object.keys(sets[m[0]]).length > 0; });
+  };
+
+  /* A board begun but not finished is no community yet (the server refuses it): its inputs are kept
+     out of the autosave (data-local, read by play.js) and only written to the phone's draft, so
+     nothing painted is lost; a full "Enregistrer" / "Voir les résultats" still posts them. */
+  Board.prototype.flag = function () {
+    var local = this.painted() !== SIZE * SIZE && (this.painted() > 0 || this.marked());
+    this.inputs().forEach(function (input) {
+      if (local) input.setAttribute("data-local", "");
+      else input.removeAttribute("data-local");
+    });
+    return local;
+  };
+
+  Board.prototype.inputs = function () {
+    var self = this;
+    return this.rows.concat(MARKS.map(function (m) { return self.marks[m[0]]; }).filter(Boolean));
+  };
+
   Board.prototype.write = function () {
     var empty = this.painted() === 0, terrain = this.terrain, self = this, changed = null;
     this.rows.forEach(function (input, r) {
@@ -124,8 +147,13 @@
       var value = write(self.list(m[0]), m[0] === "sources");
       if (input.value !== value) { input.value = value; changed = changed || input; }
     });
-    /* A half-painted board is not a community yet: it is saved once its 64 squares are painted. */
-    if (changed && (empty || this.painted() === SIZE * SIZE)) fire(changed);
+    /* A half-painted board is not a community yet: it goes to the draft on this phone at each tap,
+       and to the server once its 64 squares are painted. */
+    var local = this.flag();
+    if (changed) {
+      if (local) changed.dispatchEvent(new CustomEvent("draft", { bubbles: true }));
+      else fire(changed);
+    }
   };
 
   Board.prototype.build = function () {

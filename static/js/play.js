@@ -214,21 +214,31 @@
   var key = "companion-draft:" + form.dataset.draft;
   var timer = null, inFlight = false, again = false, paused = false, pendingVersion = null;
 
-  function values() {
+  function pairs(data) {
     var out = [];
-    new FormData(form).forEach(function (v, k) {
-      if (k !== "csrf_token" && k !== "version" && typeof v === "string") out.push([k, v]);
+    data.forEach(function (v, k) {
+      if (k !== "csrf_token" && k !== "version" && k !== "action" && typeof v === "string") out.push([k, v]);
     });
     return out;
+  }
+  function values() { return pairs(new FormData(form)); }  // all of it: what the draft keeps
+
+  /* What autosave sends: the form without the fields marked data-local, those the server cannot take
+     yet (a board begun but not finished, see board.js). They stay in the draft until they can. */
+  function body() {
+    var data = new FormData(form);
+    data.delete("action");
+    $all("[data-local]", form).forEach(function (el) { if (el.name) data.delete(el.name); });
+    return data;
   }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
   function readDraft() {
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (err) { return null; }
   }
-  function writeDraft() {
+  function writeDraft(fresh) {
     try {
-      var old = readDraft();
+      var old = fresh ? null : readDraft();
       localStorage.setItem(key, JSON.stringify({ base: old ? old.base : version.value, values: values() }));
       // (a new change after a submit is a new draft: "submitted" is not carried over)
     } catch (err) { /* private mode or full storage: the server copy still holds the last save */ }
@@ -259,8 +269,8 @@
     Object.keys(errors || {}).forEach(function (name) {
       var p = document.getElementById("e-" + name);
       var wrap = document.getElementById("f-" + name);
-      if (!p) { elsewhere.push(errors[name].join(" ")); return; }
-      p.textContent = errors[name].join(" ");
+      if (!p) { elsewhere.push(errors[name].join(" \u00b7 ")); return; }
+      p.textContent = errors[name].join(" \u00b7 ");
       if (wrap) wrap.classList.add("has-error");
       var input = form.querySelector('[name="' + name + '"]');
       if (input) input.setAttribute("aria-invalid", "true");
@@ -315,12 +325,11 @@
     if (paused) return;
     if (inFlight) { again = true; return; }
     inFlight = true;
-    var sent = values();
-    var body = new FormData(form);
-    body.delete("action");
+    var data = body();
+    var sent = pairs(data);
     say("Enregistrement\u2026", "busy");
     fetch(form.dataset.autosave, {
-      method: "POST", body: body, credentials: "same-origin", keepalive: !!keepalive,
+      method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
       headers: { "Accept": "application/json" }
     }).then(function (response) {
       return response.json().then(function (data) { return [response.status, data]; },
@@ -401,6 +410,11 @@
     }
   });
 
+  /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
+  form.addEventListener("draft", function () {
+    writeDraft();
+    if (!timer && !inFlight && !paused) say("Gardé sur ce téléphone", "");
+  });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
   window.addEventListener("online", function () { if (readDraft()) save(); });
@@ -438,7 +452,17 @@
   }
 
   var draft = readDraft();
-  if (draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.base, 10)) {
+  /* A draft already sent and since outdone (the server holds a newer version), or a conflict page
+     (409: "rechargez la page pour reprendre les siennes", a reload takes theirs): not restored. */
+  var superseded = !!form.querySelector(".theirs") ||
+    !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.base, 10));
+  /* Back from a full submit the server refused (422): the page shows what was sent, which the server
+     does not hold. It becomes the draft, so a reload does not lose it (a half-painted board). */
+  var refused = !superseded && ((notice && !notice.hidden) || !!form.querySelector(".has-error"));
+  if (refused) {
+    writeDraft(true);
+    draft = null;
+  } else if (superseded && draft) {
     dropDraft();
     draft = null;
   }
@@ -447,7 +471,9 @@
     version.value = draft.base;
     showIf();
     showNotice(["Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises et envoyées."]);
-    save();
+    /* sent once every script has read the restored fields (board.js marks what cannot be sent yet) */
+    if (document.readyState === "complete") save();
+    else document.addEventListener("DOMContentLoaded", function () { save(); });
   } else if (draft) {
     dropDraft();
   }
