@@ -57,3 +57,48 @@ def test_every_field_is_labelled_and_every_description_exists(client, game, vari
         assert missing == [], f"{url}: aria-describedby points nowhere: {missing[:5]}"
         unlabelled = [f for f in page.fields if f not in page.labelled]
         assert unlabelled == [], f"{url}: fields without a label: {unlabelled[:5]}"
+
+
+DANGLING = """() => [...document.querySelectorAll('[aria-describedby]')].flatMap(el =>
+    el.getAttribute('aria-describedby').split(/\\s+/).filter(id => !document.getElementById(id))
+      .map(id => el.name + ' -> ' + id))"""
+
+
+@pytest.mark.browser
+def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(browser, live_server, phone):
+    """With JavaScript: the autosave sentence, each tile field's hint once above the tiles, and rows
+    added by JS still point at descriptions that exist. Without: the sentence saying nothing is
+    saved before « Enregistrer »."""
+    from playwright.sync_api import expect
+
+    from conftest import screenshot
+    from helpers import new_game
+
+    url = new_game(phone, "rebirth", "ireland", ["Aoife", "Brian"])
+    expect(phone.locator(".js-only")).to_be_visible()
+    expect(phone.locator(".nojs-only")).to_be_hidden()
+    order = phone.locator("#f-cities li", has_text="Ordre de pose")
+    expect(order).to_have_count(1)
+    expect(order).to_be_visible()
+    expect(order).to_have_text("Ordre de pose : facultatif : 1 = posée en premier ; utile en cas d'égalité")
+    phone.locator('button[name="add_row"][value="cities-0-tiles"]').tap()
+    phone.locator('button[name="add_row"][value="cities"]').tap()
+    expect(phone.locator('[name="cities-1-tiles-0-influence"]')).to_have_count(1)
+    expect(phone.locator("#f-cities li", has_text="Ordre de pose")).to_have_count(2)  # once per city
+    assert phone.locator('[name="cities-1-tiles-0-influence"]').get_attribute("aria-describedby") == (
+        "e-cities-1-tiles-0-influence h-cities-1-tiles-0-influence")
+    expect(phone.locator("#h-cities-0-tiles-1-influence")).to_be_hidden()  # said above the tiles
+    assert phone.evaluate(DANGLING) == []
+    screenshot(phone, "item-hints-rebirth")
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="fr-FR", java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.locator(".nojs-only")).to_be_visible()
+        expect(page.locator(".nojs-only")).to_contain_text("Rien n'est enregistré avant « Enregistrer »")
+        expect(page.locator(".js-only")).to_be_hidden()
+        screenshot(page, "edit-without-js")
+    finally:
+        context.close()

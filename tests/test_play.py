@@ -174,6 +174,48 @@ def test_invalid_value_is_shown_beside_the_field_and_nothing_is_stored(app, clie
     assert after.document == before.document and after.version == 1
 
 
+def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
+    """A list's item fields keep their hint (V1: cards gained WITHOUT the starting cards), said once
+    above the list, whatever its number of rows, and each row's field points at it."""
+    token = create(client, variant="base")
+    data = {"version": "1", "card_mode": "shared", "action": "save"}
+    for j, points in enumerate((5, 7, 9)):
+        data[f"players-0-great_locations-{j}"] = str(points)
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    html = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    rows = re.findall(r'<input [^>]*name="players-0-great_locations-\d+"[^>]*>', html)
+    assert len(rows) == 4  # three typed and the blank one
+    # Once per player (two players), not once per row or per colour: each row's own is hidden.
+    seen = re.sub(r'<span class="hint" id="[^"]*" hidden>.*?</span>', "", html)
+    assert seen.count("les points imprimés sur ce grand emplacement") == 2
+    gained = "cartes de cette couleur gagnées pendant la partie, sans compter vos cartes de départ"
+    assert seen.count(gained) == 2
+    assert seen.count("ce que compte cette ligne de la carte") == 2
+    box = re.search(r'id="f-players-0-great_locations".*?<ul class="item-hints"[^>]*>(.*?)</ul>', html, re.S)
+    lines = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", li)).strip()
+             for li in re.findall(r"<li[^>]*>(.*?)</li>", box.group(1), re.S)]
+    assert lines == ["Points : les points imprimés sur ce grand emplacement"]
+    # Each row's field keeps its hint for a screen reader, unseen.
+    for j in range(4):
+        row = f"players-0-great_locations-{j}"
+        assert f'aria-describedby="e-{row} h-{row}"' in html
+        assert f'<span class="hint" id="h-{row}" hidden>les points imprimés sur ce grand emplacement</span>' \
+            in html
+    # The points of each player's own card line: said only when each player has a card.
+    assert re.search(r'<li data-show-if="card_mode=each" hidden><span class="item-hint-label">'
+                     r'Points indiqués', html)
+
+
+def test_the_page_says_when_typing_is_saved_with_and_without_javascript(client):
+    html = unescape(client.get(f"/g/{create(client)}/").get_data(as_text=True))
+    assert re.search(r'<span class="js-only">Chaque saisie est enregistrée au fur et à mesure\.</span>', html)
+    assert re.search(r'<span class="nojs-only">Rien n\'est enregistré avant « Enregistrer »', html)
+    css = client.get("/static/css/app.css").get_data(as_text=True)
+    rule = re.search(r"@media \(scripting: none\) \{(.*?)\n\}", css, re.S).group(1)
+    assert ".js-only { display: none; }" in rule and ".nojs-only { display: inline; }" in rule
+    assert re.search(r"^\.nojs-only \{ display: none; \}", css, re.M)
+
+
 def test_engine_problem_maps_back_to_its_field(app, client):
     """Only one player may hold the 4-point token (V5): the engine's message lands beside the field."""
     token = create(client)
@@ -333,6 +375,28 @@ def test_history_is_per_device(app, client):
     other.get(f"/r/{view}/")
     theirs = other.get("/parties").get_data(as_text=True)
     assert "lecture seule" in theirs and f"/r/{view}/" in theirs and token not in theirs
+
+
+def test_history_tells_a_game_from_its_copy_by_the_time(app, client):
+    """A game and its "Rejouer" copy share date, game and players: the time tells them apart."""
+    from datetime import UTC, datetime
+
+    token = create(client, ["Maëlle", "Yanis"])
+    copy = re.fullmatch(r"/g/([\w-]+)/", client.post(f"/g/{token}/rejouer").headers["Location"]).group(1)
+    with app.app_context():
+        for tok, when in ((token, datetime(2026, 11, 22, 20, 5, tzinfo=UTC)),
+                          (copy, datetime(2026, 11, 22, 21, 40, tzinfo=UTC))):
+            rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == tok))
+            rec.created_at = when
+        db.session.commit()
+    html = unescape(client.get("/parties").get_data(as_text=True))
+    meta = r'<span class="history-meta muted">(.*?)</span>\s*<span class="history-winner">'
+    metas = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", m)) for m in re.findall(meta, html, re.S)]
+    assert len(metas) == 2 and metas[0] != metas[1]
+    assert any(m.startswith("22 nov. 2026 à 20 h 05 UTC ·") for m in metas), metas
+    assert any(m.startswith("22 nov. 2026 à 21 h 40 UTC ·") for m in metas), metas
+    assert '<time datetime="2026-11-22T20:05Z">' in html
+    assert "Supprimer la partie Revive du 22 nov. 2026 à 21 h 40 UTC" in html
 
 
 def test_delete_with_confirmation(app, client):

@@ -191,3 +191,32 @@ def test_rows_appended_later_get_the_players_without_padding(app, nested_screens
         table.form.seats.append_entry()
         assert all(v == ["", "Ana", "Bob"] for v in name_choices(form).values())
         assert len(name_choices(form)) == 2 + 2 + 3  # 2 areas: 1+2 tables, 1+1+2 seats
+
+
+def test_a_lists_item_hints_are_collected_once_from_its_first_item():
+    """What a list says above its rows: each item field with a hint (a plain field's description too),
+    through groups, in order, but not the hints of a list inside an item (it says its own)."""
+    from wtforms.fields import StringField
+
+    class Inner(Form):
+        colour = forms.Count("Couleur", "le numéro de la couleur", hi=3)
+
+    class Item(Form):
+        name = StringField("Nom", description="tel qu'imprimé")
+        points = forms.Count("Points", "imprimés sur la tuile", hi=9)
+        bare = forms.Count("Sans aide", hi=9)
+        extra = forms.Group(Inner, "Détail", "facultatif")
+        parts = forms.Rows(forms.Count("Part", "une part", hi=9), "Parts", "chaque part")
+
+    class Top(Form):
+        items = forms.Rows(forms.Group(Item), "Tuiles", "chaque tuile", max_entries=5)
+        sizes = forms.Fixed(forms.Count("Taille", "tuiles du groupe", hi=9), 3, "Tailles")
+        plain = forms.Fixed(forms.Count("Nombre", hi=9), 2, "Nombres")
+
+    form = Top(MultiDict({"items-0-points": "1", "items-1-points": "2", "items-2-points": "3"}))
+    assert len(form.items.entries) == 3
+    said = [(label, hint) for label, hint, _ in form.items.item_hints()]
+    assert said == [("Nom", "tel qu'imprimé"), ("Points", "imprimés sur la tuile"), ("Détail", "facultatif"),
+                    ("Couleur", "le numéro de la couleur")]
+    assert [(label, hint) for label, hint, _ in form.sizes.item_hints()] == [("Taille", "tuiles du groupe")]
+    assert form.plain.item_hints() == []

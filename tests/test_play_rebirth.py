@@ -270,3 +270,43 @@ def test_padded_tile_rows_of_a_stored_game_offer_the_players(client, app):
     # 2 tiles and the blank row fill a city (3 at most in Écosse): no "Ajouter une tuile" there.
     assert re.search(r'<button[^>]*value="cities-0-tiles"[^>]*>', html).group(0).endswith(" hidden>")
     assert re.search(r'<button[^>]*value="cities-1-tiles"[^>]*>', html).group(0).endswith('"cities-1-tiles">')
+
+
+def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
+    """« Ordre de pose » and « Influence » keep their hints, said once per city (its list of tiles), not
+    in each tile row; each tile's fields point at those lines."""
+    token = create(client, "ireland", ["Aoife", "Brian"])
+    doc = copy.deepcopy(IRELAND)  # IRELAND is shared with the browser tests: never change it
+    doc.update(players=doc["players"][:2], cities=doc["cities"][:1], blarney=None)
+    for player in doc["players"]:
+        player.pop("privatized_missions", None)
+    assert client.post(f"/g/{token}/", data=form_data(doc, 1)).status_code == 302
+    html = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    assert len(re.findall(r'name="cities-0-tiles-\d+-order"', html)) == 4  # a full 4-space city
+    cities = len(re.findall(r'name="cities-\d+-size"', html))
+    assert cities == 2  # the stored city and the blank one offered
+    seen = re.sub(r'<span class="hint" id="[^"]*" hidden>.*?</span>', "", html)  # each row's, unseen
+    assert seen.count("facultatif : 1 = posée en premier ; utile en cas d'égalité") == cities
+    assert seen.count("nombre d'icônes sur la tuile (1 à 4)") == cities
+    assert re.search(r"<li><span class=\"item-hint-label\">Ordre de pose</span> : facultatif : 1 = posée en "
+                     r"premier ; utile en cas d'égalité</li>", html)
+    for t in range(4):  # each tile's field keeps its hint for a screen reader, unseen
+        described = attributes(html, f"cities-0-tiles-{t}-influence")["aria-describedby"].split()
+        assert described == [f"e-cities-0-tiles-{t}-influence", f"h-cities-0-tiles-{t}-influence"]
+        assert "hidden" in attributes(html, f"h-cities-0-tiles-{t}-influence")
+    # The farm groups' and missions' item hints too, once per player.
+    farms = "Taille</span> : nombre de tuiles du groupe en fin de partie"
+    assert seen.count(farms) == 4  # 2 players × 2 lists
+    assert seen.count("Points</span> : la valeur que vous avez marquée sur la carte") == 2
+
+
+def test_several_messages_on_one_field_are_kept_apart(client, app):
+    """A 4-space city in Écosse: the form's bound and the engine's rule, two sentences, not one."""
+    token = create(client, "scotland", ["Maëlle", "Yanis"])
+    data = {"version": "1", "cities-0-size": "4", "cities-0-tiles-0-player": "Maëlle",
+            "cities-0-tiles-0-influence": "1"}
+    page = client.post(f"/g/{token}/", data=data)
+    assert page.status_code == 422
+    assert unescape(error_beside(page.get_data(as_text=True), "cities-0-size")) == (
+        "doit être entre 1 et 3 (reçu 4) · les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
+    assert stored(app, token).version == 1

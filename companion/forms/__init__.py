@@ -73,11 +73,13 @@ The edit page renders ``play/<game>.html`` when it exists, else ``play/edit.html
 ``{% extends "play/edit.html" %}`` and overrides blocks ``table`` and/or ``player`` (one player's
 section; ``p`` is that player's FormField, ``i`` the seat), and ``head``/``scripts`` with
 ``{{ super() }}`` to add its own CSS/JS file under static/ (no inline script or style), using the macros of
-``play/_fields.html`` (``render(field, label=None, compact=False)`` renders any field type above;
-``messages(field)`` its message slots; ``dot(colour)`` a player's colour). Results, history and the
-new-game page need no game template; a game may add a part to its results pages (edit and read-only
-alike) with the partial ``play/_<game>_results.html``, included after the score pad with the same
-context (``result``, ``record``, ``game``, ``colours``...).
+``play/_fields.html`` (``render(field, label=None, compact=False)`` renders any field type above, a list
+saying its items' hints ONCE above its rows — ``item_hints(list)``, from ``Fixed``/``Rows.item_hints()``
+— while each item (``compact``) keeps its own hint hidden, for its aria-describedby; ``messages(field)``
+its message slots, several messages joined by " · "; ``dot(colour)`` a player's colour). Results,
+history and the new-game page need no game template; a game may add a part to its results pages
+(edit and read-only alike) with the partial ``play/_<game>_results.html``, included after the score
+pad with the same context (``result``, ``record``, ``game``, ``colours``...).
 
 Markup conventions read by ``static/js/play.js`` (the generic macros already write them)
 ---------------------------------------------------------------------------------------
@@ -226,6 +228,9 @@ class Fixed(_Extras, FieldList):
         self.item_labels = list(item_labels)
         super().__init__(unbound_field, label, min_entries=n, max_entries=n, **kwargs)
 
+    def item_hints(self) -> list[tuple[str, str, object]]:
+        return item_hints(self)
+
     def _extract_indices(self, prefix, formdata):
         # Entry i is always entry i: a submission leaving out entry 0 must not shift entry 1 into it
         # (WTForms renumbers whatever indices it finds); a missing entry is read as blank.
@@ -255,11 +260,38 @@ class Rows(_Extras, FieldList):
         self.names = None  # the players, once `give_names` has run on the form
         super().__init__(unbound_field, label, min_entries=1, max_entries=max_entries, **kwargs)
 
+    def item_hints(self) -> list[tuple[str, str, object]]:
+        return item_hints(self)
+
     def append_entry(self, data=unset_value):
         entry = super().append_entry(data)
         if self.names is not None:
             give_names(entry, self.names)
         return entry
+
+
+def item_hints(f) -> list[tuple[str, str, object]]:
+    """The hints of a list's item fields, each said ONCE above the list rather than in every row:
+    ``(label, hint, field)``, field being the first item's (for its show-if), depth first through
+    groups. Lists inside an item are left out: they say their own."""
+    if not f.entries:
+        return []
+    out = []
+
+    def visit(sub):
+        if isinstance(sub, FieldList) or sub.short_name in SKIPPED:
+            return
+        text = getattr(sub, "hint", "") or sub.description  # a plain WTForms field: its description
+        if text:
+            out.append((sub.label.text, text, sub))
+        if isinstance(sub, FormField):
+            for inner in sub.form:
+                visit(inner)
+
+    entry = f.entries[0]
+    for sub in entry.form if isinstance(entry, FormField) else [entry]:
+        visit(sub)
+    return out
 
 
 def options(pairs) -> list:

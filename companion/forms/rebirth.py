@@ -36,11 +36,12 @@ TOWERS_MAX = sum(engine.TOWER_LIMITS.values())
 
 
 class Farms(Form):
-    agricultural = Rows(Count("Taille", "tuiles du groupe", lo=1, hi=engine.FARM_MAX),
+    agricultural = Rows(Count("Taille", "nombre de tuiles du groupe en fin de partie", lo=1,
+                              hi=engine.FARM_MAX),
                         "Fermes agricoles", "Taille finale de chaque groupe de fermes agricoles",
                         max_entries=engine.FARM_MAX, item_label="Groupe agricole",
                         add_label="Ajouter un groupe agricole")
-    energy = Rows(Count("Taille", "tuiles du groupe", lo=1, hi=engine.FARM_MAX),
+    energy = Rows(Count("Taille", "nombre de tuiles du groupe en fin de partie", lo=1, hi=engine.FARM_MAX),
                   "Fermes énergétiques", "Taille finale de chaque groupe de fermes énergétiques",
                   max_entries=engine.FARM_MAX, item_label="Groupe énergétique",
                   add_label="Ajouter un groupe énergétique")
@@ -52,7 +53,7 @@ class PublicMission(Form):
 
 
 class Mission(Form):
-    points = Count("Points", "indiqués sur la carte", lo=MISSION_LO, hi=MISSION_HI)
+    points = Count("Points", "les points indiqués sur la carte", lo=MISSION_LO, hi=MISSION_HI)
     achieved = Flag("Réussie", "objectif atteint (une égalité compte comme atteint)")
 
 
@@ -127,8 +128,8 @@ class Owner(Name):
 
 
 class Tile(Form):
-    player = Owner("Joueur", "à qui est la tuile")
-    influence = Count("Influence", "icônes de la tuile (1 à 4)", lo=1, hi=engine.INFLUENCE_MAX)
+    player = Owner("Joueur", "le joueur dont la communauté occupe la tuile")
+    influence = Count("Influence", "nombre d'icônes sur la tuile (1 à 4)", lo=1, hi=engine.INFLUENCE_MAX)
     order = Count("Ordre de pose", "facultatif : 1 = posée en premier ; utile en cas d'égalité",
                   lo=1, hi=max(engine.MAX_CITY.values()))
 

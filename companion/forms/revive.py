@@ -30,8 +30,10 @@ SHARED, EACH = "shared", "each"
 
 
 class CardBonus(Form):
-    unlocked = Flag("Débloquée", "la case hexagonale de cette couleur sur vos pistes de machine")
-    cards = Count("Cartes gagnées", "de cette couleur, sans vos cartes de départ", hi=engine.CARDS_MAX)
+    unlocked = Flag("Débloquée", "la case hexagonale de cette couleur est débloquée sur vos pistes "
+                    "de machine")
+    cards = Count("Cartes gagnées", "cartes de cette couleur gagnées pendant la partie, sans compter vos "
+                  "cartes de départ", hi=engine.CARDS_MAX)
 
 
 class Resources(Form):
@@ -42,10 +44,10 @@ class Resources(Form):
 
 
 class CardLine(Form):
-    count = Count("Quantité comptée", "ce que la ligne compte chez vous (ex. vos énergies)",
+    count = Count("Quantité comptée", "ce que compte cette ligne de la carte, chez vous (ex. vos énergies)",
                   hi=engine.CARD_COUNT_MAX)
-    points = Count("Points indiqués", "sur cette ligne de votre carte", hi=engine.CARD_LINE_POINTS_MAX,
-                   show_if=("card_mode", EACH))
+    points = Count("Points indiqués", "imprimés sur cette ligne de votre carte",
+                   hi=engine.CARD_LINE_POINTS_MAX, show_if=("card_mode", EACH))
 
 
 class CardPoints(Form):
@@ -62,11 +64,12 @@ def player_form(variant: str) -> type[Form]:
         progress = Count("Piste de progression", "les points visibles les plus bas sur votre piste",
                          hi=engine.NUMBERS["progress"])
         card_bonus = Fixed(Group(CardBonus), engine.COLOURS, "Cartes gagnées",
-                           "2 points par carte d'une couleur dont la case est débloquée", item_labels=COLOURS)
+                           "2 points par carte gagnée pendant la partie (sans compter vos cartes de départ) "
+                           "dans chaque couleur dont la case hexagonale est débloquée", item_labels=COLOURS)
         if abyss:
             scyphoz = Count("Cartes Scyphoz", "elles prennent une couleur débloquée : 2 points chacune",
                             hi=engine.NUMBERS["scyphoz"])
-        great_locations = Rows(Count("Points", "imprimés sur le grand emplacement", lo=lo, hi=hi),
+        great_locations = Rows(Count("Points", "les points imprimés sur ce grand emplacement", lo=lo, hi=hi),
                                "Grands emplacements peuplés", "les points de chaque grand emplacement peuplé",
                                max_entries=engine.GREAT_LOCATIONS_MAX, item_label="Grand emplacement",
                                add_label="Ajouter un grand emplacement")
