@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
-from companion import bgstats, games
 from played import HOSTILE, device_of, revive, store_games
+
+from companion import bgstats, games
 
 WHEN = datetime(2026, 11, 24, 21, 5, 9, tzinfo=timezone(timedelta(hours=1)))  # 20:05:09 UTC
 
