@@ -218,13 +218,14 @@ def validate(data: object) -> list[Incoming]:
     incoming = []
     for i, item in enumerate(items):
         found = _game(item, join("games", i), problems.append)
-        if found is None:
+        uid = item.get("id") if isinstance(item, dict) else None
+        if isinstance(uid, str) and uid in seen:
+            add(Problem(join(join("games", i), "id"), f"même identifiant que games[{seen[uid]}]"))
             continue
-        if found.uid in seen:
-            add(Problem(join(join("games", i), "id"), f"même identifiant que games[{seen[found.uid]}]"))
-            continue
-        seen[found.uid] = i
-        incoming.append(found)
+        if isinstance(uid, str):
+            seen[uid] = i
+        if found is not None:
+            incoming.append(found)
     if problems:
         raise Refused(problems)
     return incoming

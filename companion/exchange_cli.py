@@ -39,7 +39,7 @@ def cmd_export(args, stdout, stdin) -> int:  # noqa: ARG001 - the commands' shar
             raise cli.Failure([f"{args.output}: écriture impossible ({reason})"]) from None
         n = len(records)
         print(f"{n} partie exportée" if n <= 1 else f"{n} parties exportées", f"dans {args.output}",
-              file=sys.stderr)
+              file=stdout)
     return 0
 
 
