@@ -317,7 +317,8 @@ def test_cli_export_then_import_elsewhere(cli_db, tmp_path):
     assert all(re.fullmatch(r"/g/[\w-]{40,}/  revive (abyss|base) · .+", line) for line in lines[1:])
     assert results_of(target, "device-c-000000000000000") == results_of(source)
     code, out, _ = run(["import", str(out_file)])
-    assert (code, out) == (0, "0 partie restaurée ; 3 déjà présentes sur ce serveur, laissées telles quelles.\n")
+    again = "0 partie restaurée ; 3 déjà présentes sur ce serveur, laissées telles quelles.\n"
+    assert (code, out) == (0, again)
 
 
 def test_cli_import_of_a_tampered_file_prints_paths_and_exits_2(cli_db, tmp_path):
