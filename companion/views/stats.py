@@ -88,9 +88,9 @@ def index():
 
 @bp.app_template_filter("decimal")
 def decimal(value: float) -> str:
-    """52.25 -> "52,3": one decimal, French comma, true minus sign."""
-    text = f"{abs(value):.1f}".replace(".", ",")
-    return ("\u2212" if value < 0 and text != "0,0" else "") + text
+    """52.25 -> "52,3", 50.0 -> "50": one decimal when there is one, French comma, true minus sign."""
+    text = f"{abs(value):.1f}".removesuffix(".0").replace(".", ",")
+    return ("\u2212" if value < 0 and text != "0" else "") + text
 
 
 @bp.app_template_filter("percent")
