@@ -119,7 +119,8 @@ def test_export_then_restore_through_the_pages(phone, live_server, tmp_path):
     expect(phone.locator(".flash-success")).to_have_text(
         "0 partie restaurée ; 2 déjà présentes sur ce serveur, laissées telles quelles.")
     # a tampered file: refused with its paths, on the page
-    saved.write_text(saved.read_text(encoding="utf-8").replace('"track": 12', '"track": -12'), encoding="utf-8")
+    text = saved.read_text(encoding="utf-8")
+    saved.write_text(text.replace('"track": 12', '"track": -12'), encoding="utf-8")
     phone.goto(f"{phone.base_url}/parties/importer")
     phone.set_input_files("#file", str(saved))
     phone.get_by_role("button", name="Restaurer").tap()
