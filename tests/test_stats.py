@@ -207,3 +207,17 @@ def test_mix_bars_share_one_scale_and_put_negative_points_left_of_zero():
 def test_chart_colours_never_carry_markup():
     assert charts.safe_colour('"><script>') == "#888888"
     assert charts.safe_colour("#abcdef") == "#abcdef"
+
+
+def test_new_pages_keep_the_csp(app, client):
+    """Charts use presentation attributes, never inline styles (the CSP forbids them), and no script."""
+    device = device_of(client)
+    [record] = store_games(app, device, [revive(*[(n, 10 + i) for i, n in enumerate(HOSTILE[:4])])])
+    for url in ("/statistiques", "/statistiques?joueur=%3Cscript%3Ealert(1)%3C/script%3E",
+                f"/g/{record.edit_token}/resultats", "/parties/importer", "/parties"):
+        response = client.get(url)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200, url
+        assert " style=" not in html and "<style" not in html and "onclick" not in html, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
+        assert "script-src 'self'" in response.headers["Content-Security-Policy"]
