@@ -337,3 +337,17 @@ def test_cli_import_of_a_tampered_file_prints_paths_and_exits_2(cli_db, tmp_path
     assert snapshot(target) == before
     code, _, err = run(["import", str(tmp_path / "missing.json")])
     assert code == 2 and err.endswith("missing.json: fichier introuvable\n")
+
+
+def test_a_file_larger_than_one_document_is_restored(app, client, tmp_path):
+    """The app refuses bodies over 256 KB (one document); an export of hundreds of games is more."""
+    device = device_of(client)
+    doc = load_example("revive-abyss.json")
+    store_games(app, device, [doc] * 300)
+    text = client.get("/parties/export.json").get_data()
+    assert len(text) > 256 * 1024
+    other = make_app(tmp_path / "other")
+    phone = other.test_client()
+    device_of(phone)
+    assert upload(phone, text).status_code == 302
+    assert "300 parties restaurées." in phone.get("/parties").get_data(as_text=True)
