@@ -9,14 +9,12 @@ Target: the page answers in under 100 ms on the project's 2-core machine.
 from __future__ import annotations
 
 import copy
-import os
 import random
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bench.bench_pages import trivial_floor
+from bench.bench_pages import bench_app, trivial_floor
 from bench.common import per_second, report
 
 GAMES = 500
@@ -54,18 +52,13 @@ def documents(n: int = GAMES, seed: int = 14) -> list[dict]:
 
 
 def main() -> list[dict]:
-    from companion import create_app
     from companion.extensions import db
     from companion.models import DeviceGame, GameRecord
 
-    tmp = Path(tempfile.mkdtemp())
-    os.environ["COMPANION_INSTANCE"] = str(tmp)
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
+    app = bench_app()
     device = "bench-device-0000000000000000"
     start = datetime(2025, 1, 1, 20, tzinfo=UTC)
     with app.app_context():
-        db.create_all()
         for i, doc in enumerate(documents()):
             record = GameRecord(game=doc["game"], variant=doc["variant"], document=doc, status="scored",
                                 created_at=start + timedelta(hours=18 * i), updated_at=start)
