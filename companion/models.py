@@ -46,6 +46,10 @@ class GameRecord(db.Model):
     # Player colours (CSS hex, same order as document["players"]): not part of the contract
     # document, whose unknown keys are errors, so they are kept beside it.
     colours: Mapped[list | None] = mapped_column(sa.JSON, nullable=True)
+    # What the statistics need of the result (totals, breakdown, places), written by the statistics
+    # page for the version and engine it was computed with (companion/views/stats.py): 500 games
+    # need not be scored again on every visit. Never read as the truth: it is remade when stale.
+    summary: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
 

@@ -21,13 +21,15 @@ SERIES_MAX = 6  # lines a phone-width chart can show legibly: the players who pl
 
 @dataclass(frozen=True)
 class Play:
-    """One scored game: what the statistics need of it."""
+    """One scored game: what the statistics need of it (light on purpose: 500 are read per page)."""
 
     uid: str
     game: str
     variant: str
     when: datetime
-    result: Result
+    keys: tuple[str, ...]  # breakdown keys, in the result's order
+    players: tuple[tuple[str, int, tuple[int, ...]], ...]  # (name, total, points per key), seat order
+    winners: frozenset[str]
 
 
 def play(uid: str, game: str, variant: str, when: datetime, document: object) -> Play | None:
@@ -38,7 +40,36 @@ def play(uid: str, game: str, variant: str, when: datetime, document: object) ->
         return None
     if result.game != game or result.variant != variant:  # pragma: no cover - stored columns mirror it
         return None
-    return Play(uid, game, variant, when, result)
+    return from_summary(uid, game, variant, when, summary_of(result))
+
+
+def summary_of(result: Result) -> dict:
+    """What the statistics keep of a result, as compact JSON: the breakdown keys once, each
+    player's name and points in seat order, the winners."""
+    keys = [line.key for line in result.players[0].breakdown] if result.players else []
+    return {"keys": keys,
+            "players": [[p.name, [p.points(k) for k in keys]] for p in result.players],
+            "winners": list(result.winners)}
+
+
+def summary_of_play(p: Play) -> dict:
+    """summary_of() again, from a Play: what the statistics page writes back."""
+    return {"keys": list(p.keys), "players": [[name, list(points)] for name, _, points in p.players],
+            "winners": sorted(p.winners)}
+
+
+def from_summary(uid: str, game: str, variant: str, when: datetime, summary: dict) -> Play | None:
+    """The Play a summary_of() stands for, or None when it is not one (a hand-edited database)."""
+    try:
+        keys = tuple(summary["keys"])
+        players = tuple((name, sum(points), tuple(points)) for name, points in summary["players"])
+        winners = frozenset(summary["winners"])
+        if any(len(points) != len(keys) or not all(type(x) is int for x in points)
+               for _, _, points in players):
+            return None
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Play(uid, game, variant, when, keys, players, winners)
 
 
 def key_of(name: str) -> str:
@@ -117,7 +148,7 @@ def summarise(plays: Iterable[Play], player: str | None = None) -> Summary:
     spelled: dict[str, str] = {}  # key -> the name as most recently written
     counts: dict[str, int] = defaultdict(int)
     for p in ordered:
-        names = [s.name for s in p.result.players]
+        names = [name for name, _, _ in p.players]
         for n in names:
             spelled[key_of(n)] = n
             counts[key_of(n)] += 1
@@ -143,26 +174,25 @@ def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None
     lines = 0
     series: dict[str, list[tuple[int, datetime, int]]] = defaultdict(list)
     for index, p in enumerate(plays):
-        winners = {key_of(n) for n in p.result.winners}
-        for score in p.result.players:
-            k = key_of(score.name)
+        winners = {key_of(n) for n in p.winners}
+        for name, total, points in p.players:
+            k = key_of(name)
             if wanted is not None and k != wanted:
                 continue
             stats = players.get(k)
             if stats is None:
-                stats = players[k] = PlayerStats(score.name)
-            stats.name = score.name  # the latest spelling
-            total = score.total
+                stats = players[k] = PlayerStats(name)
+            stats.name = name  # the latest spelling
             stats.plays += 1
             stats.wins += k in winners
             stats.totals.append(total)
             series[k].append((index, p.when, total))
             lines += 1
-            for line in score.breakdown:
-                if line.key in sums:
-                    sums[line.key] += line.points
-                    best = bests[line.key]
-                    bests[line.key] = line.points if best is None else max(best, line.points)
+            for key, value in zip(p.keys, points, strict=True):
+                if key in sums:
+                    sums[key] += value
+                    best = bests[key]
+                    bests[key] = value if best is None else max(best, value)
     ranked = sorted(players.items(), key=lambda kv: (-kv[1].plays, -kv[1].wins, kv[1].name.casefold()))
     cats = [CategoryStats(c.key, c.label_for(variant), sums[c.key] / lines if lines else 0.0,
                           bests[c.key] or 0) for c in categories]

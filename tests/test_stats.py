@@ -221,3 +221,38 @@ def test_new_pages_keep_the_csp(app, client):
         assert " style=" not in html and "<style" not in html and "onclick" not in html, url
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), url
         assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+# ------------------------------------------------------------------ remembered summaries
+
+
+def test_each_game_is_scored_once_then_read_from_its_summary(app, client, monkeypatch):
+    from companion.views import stats as view
+
+    device = device_of(client)
+    made = store_games(app, device, THREE)
+    first = page(client)[1]
+    with app.app_context():
+        kept = {r.id: (r.summary, r.updated_at) for r in db.session.scalars(db.select(GameRecord))}
+    for record in made:
+        summary, updated = kept[record.id]
+        assert summary["version"] == record.version and summary["engine"] == view.ENGINE
+        assert updated.replace(tzinfo=None) == record.updated_at.replace(tzinfo=None)  # history order kept
+    calls = []
+    real = games.score
+    monkeypatch.setattr(games, "score", lambda doc, *a: calls.append(doc) or real(doc, *a))
+    assert page(client)[1] == first and calls == []  # nothing scored again
+    monkeypatch.setattr(view, "ENGINE", "another-engine")  # the rules' code changed: all again
+    assert page(client)[1] == first and len(calls) == 3
+
+
+def test_a_damaged_summary_is_made_again(app, client):
+    device = device_of(client)
+    [record] = store_games(app, device, [revive(("Alice", 10), ("Bob", 20))])
+    page(client)
+    with app.app_context():
+        fresh = db.session.get(GameRecord, record.id)
+        fresh.summary = {**fresh.summary, "result": {"keys": ["track"], "players": [["Bob", ["x"]]]}}
+        db.session.commit()
+    assert table_rows(page(client)[1], "Revive · Base : résultats par joueur")[0] == \
+        ["Bob", "1", "1 100 %", "20", "20"]
