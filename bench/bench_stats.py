@@ -2,7 +2,8 @@
 served the same way in the same run (Flask test client, SQLite, no network).
 
 Run: `.venv/bin/python -m bench.bench_stats`. The 500 games mix the three games (the shared examples
-with varied numbers, 1 to 4 players); every request reads them in one query and scores each once.
+with varied numbers); every request reads them in one query with their remembered summaries: the
+first request of all scores the 500 games and writes the summaries, the next ones score nothing.
 Target: the page answers in under 100 ms on the project's 2-core machine.
 """
 
