@@ -64,8 +64,8 @@ def from_summary(uid: str, game: str, variant: str, when: datetime, summary: dic
         keys = tuple(summary["keys"])
         players = tuple((name, sum(points), tuple(points)) for name, points in summary["players"])
         winners = frozenset(summary["winners"])
-        if any(len(points) != len(keys) or not all(type(x) is int for x in points)
-               for _, _, points in players):
+        if any(not isinstance(name, str) or len(points) != len(keys)
+               or not all(type(x) is int for x in points) for name, _, points in players):
             return None
     except (KeyError, TypeError, ValueError):
         return None
