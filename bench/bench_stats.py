@@ -82,7 +82,8 @@ def main() -> list[dict]:
     page()
     # The very first request scores the 500 games and writes their summaries (once per game version).
     cold = 1000 * (time.perf_counter() - first)
-    print(f"statistiques, 500 parties : première visite (500 parties calculées, résumés écrits) {cold:.0f} ms")
+    print(f"statistiques, 500 parties : première visite (500 parties calculées, résumés écrits) "
+          f"{cold:.0f} ms")
     floor = trivial_floor()
     results = []
     for label, fn in (("statistiques de l'appareil, 500 parties", page),
