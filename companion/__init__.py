@@ -33,9 +33,10 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, security
+    from . import api, compress, errors, limits, security
     from .extensions import csrf, db, migrate
 
+    limits.init_app(app)  # first: its hook must run before CSRF reads a form
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)

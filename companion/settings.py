@@ -6,7 +6,8 @@ import os
 import secrets
 from pathlib import Path
 
-MAX_DOCUMENT_BYTES = 256 * 1024
+# A game document is a few kilobytes; this leaves room for a generously indented one (300 KB).
+MAX_DOCUMENT_BYTES = 384 * 1024
 
 
 def database_url(instance_path: str) -> str:

@@ -82,3 +82,45 @@ def test_what_is_not_json_is_a_400(client, text):
     res = client.post("/api/v1/score", data=text.encode("utf-8", "surrogatepass"))
     assert res.status_code == 400
     assert res.get_json()["errors"][0]["path"] == "document"
+
+
+# ------------------------------------------------------------------ bodies without a Content-Length
+
+
+def chunked(client, data: bytes, path: str = "/api/v1/score"):
+    """A body as a server that decodes chunked transfer encoding hands it on (gunicorn, Werkzeug):
+    no CONTENT_LENGTH, `wsgi.input_terminated` set. The real server is in test_gunicorn.py."""
+    return client.post(path, input_stream=io.BytesIO(data), content_type="application/json",
+                       headers={"Transfer-Encoding": "chunked"},
+                       environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""})
+
+
+def padded(size: int) -> bytes:
+    """The Revive example as a valid document of `size` bytes (indentation, as an editor may save)."""
+    body = REVIVE.encode()
+    return body[:-1] + b" " * (size - len(body)) + b"}"
+
+
+def test_chunked_document_of_300_kb_is_read_whole(client, app):
+    data = padded(300_000)
+    assert len(data) == 300_000 < app.config["MAX_CONTENT_LENGTH"]
+    res = chunked(client, data)
+    assert res.status_code == 200, res.get_data(as_text=True)
+    assert res.get_json()["winners"] == ["Maëlle"]
+
+
+def test_chunked_body_past_the_limit_is_a_413(client, app):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    res = chunked(client, padded(limit + 1))
+    assert res.status_code == 413
+    assert res.get_json()["errors"][0]["path"] == "document"
+    assert chunked(client, padded(limit)).status_code == 200  # the limit itself is allowed
+
+
+def test_chunked_form_past_the_limit_is_a_413_page(client, app):
+    res = client.post("/nouvelle", input_stream=io.BytesIO(b"game=revive&x=" + b"a" * 400_000),
+                      content_type="application/x-www-form-urlencoded",
+                      headers={"Transfer-Encoding": "chunked"},
+                      environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""})
+    assert res.status_code == 413
+    assert "Trop volumineux" in res.get_data(as_text=True)
