@@ -15,6 +15,7 @@ import io
 from flask import Flask, abort, request
 
 TOO_LARGE = "companion.body_too_large"
+TOO_SLOW = "companion.body_too_slow"
 READ_SIZE = 64 * 1024
 
 
@@ -30,15 +31,18 @@ class ChunkedBody:
         if chunked and not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
             stream = environ["wsgi.input"]
             parts, size = [], 0
-            while size <= self.limit:
-                part = stream.read(min(READ_SIZE, self.limit + 1 - size))
-                if not part:
-                    break
-                parts.append(part)
-                size += len(part)
+            try:
+                while size <= self.limit:
+                    part = stream.read(min(READ_SIZE, self.limit + 1 - size))
+                    if not part:
+                        break
+                    parts.append(part)
+                    size += len(part)
+            except OSError:  # the server's read deadline passed (gunicorn.conf.py), or the client left
+                environ[TOO_SLOW] = True
             body = b"".join(parts)
-            if size > self.limit:
-                environ[TOO_LARGE] = True
+            if size > self.limit or environ.get(TOO_SLOW):
+                environ[TOO_LARGE] = size > self.limit
                 body = b""
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
@@ -46,6 +50,8 @@ class ChunkedBody:
 
 
 def refuse_too_large() -> None:
+    if request.environ.get(TOO_SLOW):
+        abort(408)
     if request.environ.get(TOO_LARGE):
         abort(413)
 
