@@ -10,8 +10,9 @@ autosave carrying the version it last got (its own game: every save must succeed
 device's history, the API's score, the PDF sheet of a finished game (~3 %, served from the sheet
 cache after its first render, which happens before measuring), and `/_floor`, a trivial route of
 the same app (bench/floor_app.py) as the floor. Reported per route: requests, errors, p50/p95/p99 as
-the client saw them (Locust) and as gunicorn measured them (access log, server time), and the ratio
-of each route's server-time p50 to the floor's. At the end every game is read back: the stored
+the client saw them (Locust), as gunicorn measured them (access log: server time, the wait for one
+of the app's working slots included) and the service time (working only, companion.limits), and the
+ratio of each route's service-time p50 to the floor's. At the end every game is read back: the stored
 version and value must be the last acknowledged save (0 lost saves).
 """
 
@@ -85,6 +86,12 @@ class Table(FastHttpUser):
         return token, CSRF.search(edit.text).group(1)
 
     def on_start(self):
+        try:
+            self.setup()
+        finally:
+            Table.ready += 1
+
+    def setup(self):
         self.token, self.csrf = self.new_game()
         self.version, self.saves, self.acked = 1, 0, None
         finished, csrf = self.new_game()
@@ -94,9 +101,8 @@ class Table(FastHttpUser):
         results = self.client.get(f"/g/{finished}/resultats", name="(setup)")
         self.view = VIEW.search(results.text).group(1)
         self.client.get(f"/r/{self.view}/sheet.pdf", name="(setup: first PDF render)")
-        self.record = {"token": self.token, "acked": None}
+        self.record = {"token": self.token, "acked": None, "pending": None}
         Table.games.append(self.record)
-        Table.ready += 1
 
     @task(20)
     def edit_page(self):
@@ -108,13 +114,15 @@ class Table(FastHttpUser):
         track = self.saves % 90
         data = form_fields(DOC, self.version)
         data.update({"csrf_token": self.csrf, "players-0-track": str(track)})
+        # Sent but not yet answered: when the run stops here, the server may hold it or not.
+        self.record["pending"] = (self.version + 1, str(track))
         with self.client.post(f"/g/{self.token}/save", data=data, name="autosave",
                               catch_response=True) as res:
             if res.status_code != 200:
                 res.failure(f"{res.status_code}: {res.text[:200]}")
                 return
             self.version = res.json()["version"]
-            self.record["acked"] = (self.version, str(track))
+            self.record["acked"], self.record["pending"] = (self.version, str(track)), None
 
     @task(10)
     def results(self):
@@ -189,7 +197,8 @@ def gunicorn(database_url: str, tmp: Path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}",
-         "--access-logfile", str(log), "--access-logformat", '"%(r)s" %(s)s %(D)s',
+         "--access-logfile", str(log),
+         "--access-logformat", '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s',
          "--error-logfile", str(tmp / "error.log"), "bench.floor_app:app()"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     host = f"http://127.0.0.1:{port}"
@@ -225,20 +234,24 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def server_times(log: Path, offset: int) -> dict[str, list[float]]:
-    """Server time (ms) of each request logged after `offset`, by route."""
+def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """For each request logged after `offset`, by route: the server time (ms, from the request read
+    to the response written, waiting for a slot included) and the service time (ms, working only)."""
     times: dict[str, list[float]] = {name: [] for name in ORDER}
+    service: dict[str, list[float]] = {name: [] for name in ORDER}
     with log.open(encoding="utf-8", errors="replace") as fh:
         fh.seek(offset)
         for line in fh:
-            match = re.match(r'"(.*)" (\d+) (\d+)$', line.strip())
+            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-)$', line.strip())
             if not match:
                 continue
             for pattern, name in ROUTES:
                 if pattern.match(match.group(1)):
                     times[name].append(int(match.group(3)) / 1000)
+                    if match.group(4) != "-":
+                        service[name].append(int(match.group(4)) / 1000)
                     break
-    return times
+    return times, service
 
 
 def stored(host: str, token: str) -> tuple[int, str]:
@@ -256,47 +269,51 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
     while Table.ready < users and time.monotonic() < deadline:
         gevent.sleep(0.2)
     gevent.sleep(1.0)
+    setup_errors = env.stats.total.num_failures + len(env.runner.exceptions)
     env.stats.reset_all()
     offset = log.stat().st_size
     gevent.sleep(seconds)
     runner.stop()
     runner.quit()
     gevent.sleep(0.5)
-    served = server_times(log, offset)
+    served, working = server_times(log, offset)
     routes = {}
     for name in ORDER:
         entry = env.stats.get(name, "POST" if name in ("autosave", "API score") else "GET")
-        times = served[name]
         routes[name] = {
             "requests": entry.num_requests, "errors": entry.num_failures,
             "client": [entry.get_response_time_percentile(q) for q in (0.5, 0.95, 0.99)],
-            "server": [percentile(times, q) for q in (0.5, 0.95, 0.99)],
+            "server": [percentile(served[name], q) for q in (0.5, 0.95, 0.99)],
+            "service": [percentile(working[name], q) for q in (0.5, 0.95, 0.99)],
         }
-    floor = routes["trivial route"]["server"][0]
+    floor = routes["trivial route"]["service"][0]
     for data in routes.values():
-        data["ratio"] = data["server"][0] / floor if floor else float("nan")
+        data["ratio"] = data["service"][0] / floor if floor else float("nan")
+    # A save is lost when the server holds neither the last acknowledged one nor the one in flight.
     lost = 0
     for game in Table.games:
-        if game["acked"] is not None and stored(host, game["token"]) != game["acked"]:
+        if game["acked"] is not None and stored(host, game["token"]) not in (game["acked"], game["pending"]):
             lost += 1
     total = env.stats.total
     return {"users": users, "seconds": seconds, "routes": routes, "lost_saves": lost,
             "saves_checked": sum(1 for g in Table.games if g["acked"]),
-            "requests": total.num_requests, "errors": total.num_failures,
+            "requests": total.num_requests, "errors": total.num_failures, "setup_errors": setup_errors,
+            "users_started": len(Table.games),
             "rps": total.num_requests / seconds}
 
 
 def show(database: str, result: dict) -> None:
     print(f"\n{database}, {result['users']} users, {result['seconds']:.0f} s: {result['rps']:.0f} req/s, "
-          f"{result['errors']} errors, {result['lost_saves']} lost saves "
-          f"(of {result['saves_checked']} games checked)")
-    print(f"{'route':<15} {'requests':>8} {'errors':>6}   {'client p50/p95/p99 ms':>24}   "
-          f"{'server p50/p95/p99 ms':>24}   {'p50 / floor':>10}")
+          f"{result['errors']} errors (+{result['setup_errors']} while {result['users_started']} tables "
+          f"set up), {result['lost_saves']} lost saves (of {result['saves_checked']} games checked)")
+    print(f"{'route':<15} {'requests':>8} {'errors':>6}   {'client p50/p95/p99 ms':>22}   "
+          f"{'server p50/p95/p99 ms':>22}   {'service p50/p95/p99 ms':>22}   {'service p50/floor':>17}")
     for name, r in result["routes"].items():
         client = "/".join(f"{v:.0f}" for v in r["client"])
-        server = "/".join(f"{v:.1f}" for v in r["server"])
-        print(f"{name:<15} {r['requests']:>8} {r['errors']:>6}   {client:>24}   {server:>24}   "
-              f"{r['ratio']:>9.1f}x")
+        server = "/".join(f"{v:.0f}" for v in r["server"])
+        service = "/".join(f"{v:.1f}" for v in r["service"])
+        print(f"{name:<15} {r['requests']:>8} {r['errors']:>6}   {client:>22}   {server:>22}   "
+              f"{service:>22}   {r['ratio']:>16.1f}x")
 
 
 def main(argv=None) -> list[dict]:
@@ -305,7 +322,9 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the server's logs and database")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
     locust.log.setup_logging("WARNING")
     results = []
     for database in args.databases:
@@ -325,7 +344,10 @@ def main(argv=None) -> list[dict]:
                     show(database, result)
                     results.append(result)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if args.keep:
+                print(f"logs and database kept in {tmp}")
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return results
