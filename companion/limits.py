@@ -8,7 +8,7 @@
   longer body is replaced by nothing and flagged, and `refuse` (the app's first before_request
   hook) answers 413 in the app's look; a body that stops arriving (gunicorn.conf.py sets a read
   deadline) gets 408. A phone trickling its body on a bad connection thus holds a waiting thread only.
-- Then at most `ACTIVE_REQUESTS` requests per process run the app at once; the others wait their
+- Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
 """

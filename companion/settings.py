@@ -53,7 +53,7 @@ def from_env(instance_path: str) -> dict:
         "SECRET_KEY": secret_key(instance_path),
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
         # Requests running the app at once per process (companion.limits); 0: no limit.
-        "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 4),
+        "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "WTF_CSRF_TIME_LIMIT": None,  # a game is scored over an evening: tokens last the session
         "SESSION_COOKIE_HTTPONLY": True,
