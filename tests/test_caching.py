@@ -4,6 +4,7 @@ rendered once per stored version and revalidated with its ETag (304)."""
 from __future__ import annotations
 
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -110,3 +111,21 @@ def test_app_log_masks_tokens(app, client, caplog):
     message = caplog.records[-1].getMessage()
     assert token not in message and token[4:] not in message
     assert f"/g/{token[:4]}…/resultats" in message and f"/r/{token[:4]}…/" in message
+
+
+def test_workers_share_rendered_sheets_on_disk(app, client, renders):
+    token = revive(client)
+    first = client.get(f"/g/{token}/sheet.pdf")
+    etag = first.headers["ETag"].strip('"')
+    on_disk = Path(app.instance_path) / "sheets" / f"{etag}.pdf"
+    assert on_disk.read_bytes() == first.data
+    renders.clear()  # another worker: its memory is empty, the disk is shared
+    assert client.get(f"/g/{token}/sheet.pdf").data == first.data
+    assert renders.renders == 1
+
+
+def test_disk_cache_keeps_the_newest_sheets(tmp_path):
+    sheets = cache.SheetCache(max_files=3)
+    for i in range(6):
+        sheets.get_or_render(f"k{i}", lambda i=i: b"%d" % i, tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["k3.pdf", "k4.pdf", "k5.pdf"]

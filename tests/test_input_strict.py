@@ -124,3 +124,39 @@ def test_chunked_form_past_the_limit_is_a_413_page(client, app):
                       environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""})
     assert res.status_code == 413
     assert "Trop volumineux" in res.get_data(as_text=True)
+
+
+def test_the_gate_lets_only_a_few_requests_work_at_once():
+    """companion.limits.RequestGate: bodies are read first, then at most `active` requests run."""
+    import threading
+    import time
+
+    from companion.limits import RequestGate
+
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def slow_app(environ, start_response):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)
+        body = environ["wsgi.input"].read()
+        with lock:
+            running[0] -= 1
+        start_response("200 OK", [])
+        return [body]
+
+    gate = RequestGate(slow_app, limit=100, active=2)
+    answers = []
+
+    def call():
+        environ = {"wsgi.input": io.BytesIO(b"hello"), "CONTENT_LENGTH": "5", "REQUEST_METHOD": "POST"}
+        answers.append(b"".join(gate(environ, lambda *a: None)))
+
+    threads = [threading.Thread(target=call) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert answers == [b"hello"] * 8
+    assert peak[0] == 2
