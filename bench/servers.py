@@ -58,6 +58,17 @@ def postgresql(port: int, options: str = ""):
         shutil.rmtree(base, ignore_errors=True)
 
 
+class Gunicorn(str):
+    """The server's URL; `.kill()` ends it at once, workers included (kill -9)."""
+
+    proc: subprocess.Popen
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+
 @contextlib.contextmanager
 def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: str = "/",
              error_log: Path | None = None):
@@ -65,8 +76,10 @@ def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: 
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}", *args, app],
-        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    host = f"http://127.0.0.1:{port}"
+        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+    host = Gunicorn(f"http://127.0.0.1:{port}")
+    host.proc = proc
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -82,9 +95,9 @@ def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: 
             time.sleep(0.2)
         yield host
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                host.kill()
