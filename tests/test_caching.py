@@ -44,6 +44,8 @@ def test_sheet_is_rendered_once_per_version_and_revalidated(app, client, renders
     unchanged = client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": etag})
     assert unchanged.status_code == 304 and unchanged.data == b""
     assert unchanged.headers["ETag"] == etag
+    # A proxy that compressed the sheet hands back a weak ETag: still the same sheet.
+    assert client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": f"W/{etag}"}).status_code == 304
     assert renders.renders == 1
 
     saved = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
