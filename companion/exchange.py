@@ -29,9 +29,9 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import forms, games
+from . import forms, games, jsonio
 from .extensions import db
-from .games.core import Problem, join
+from .games.core import InvalidDocument, Problem, join
 from .models import DeviceGame, GameRecord
 
 FORMAT = "companion-export"
@@ -178,19 +178,17 @@ class Refused(Exception):
 
 
 def parse(text: str | bytes) -> list[Incoming]:
-    """The games of an export file, or Refused with every problem found."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise Refused([Problem("fichier", "le fichier n'est pas du texte UTF-8")]) from None
+    """The games of an export file, or Refused with every problem found.
+
+    Read as strictly as a document sent to the API (`jsonio`): a key given twice or a lone surrogate
+    in a restored file is refused with its path, never kept half-read."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Refused([Problem("fichier", f"ce n'est pas du JSON valide (ligne {exc.lineno}, "
-                                          f"colonne {exc.colno})")]) from None
-    except RecursionError:
-        raise Refused([Problem("fichier", "le JSON est imbriqué trop profondément")]) from None
+        data = jsonio.parse(text)
+    except jsonio.NotJson as exc:
+        where = f" (ligne {exc.line}, colonne {exc.column})" if exc.line else ""
+        raise Refused([Problem("fichier", f"{exc}{where}")]) from None
+    except InvalidDocument as exc:
+        raise Refused(exc.problems) from None
     return validate(data)
 
 

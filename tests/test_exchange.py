@@ -160,10 +160,15 @@ def test_a_tampered_file_is_refused_with_paths_and_changes_nothing(app, client, 
 
 @pytest.mark.parametrize(("content", "expected"), [
     (b"not json", "fichier : ce n&#39;est pas du JSON valide (ligne 1, colonne 1)"),
-    (b"\xff\xfe", "fichier : le fichier n&#39;est pas du texte UTF-8"),
+    (b"\xff\xfe", "fichier : le texte n&#39;est pas de l&#39;UTF-8 valide (octet 1)"),
     (b"[]", "fichier : attendu : un objet JSON"),
     (b'{"format": "companion-export", "version": 1}', "games : champ obligatoire"),
     (b'{"format": "other", "version": 1, "games": []}', "format : attendu « companion-export »"),
+    # Read as strictly as the API: a key given twice is never settled by the last one silently.
+    (b'{"format": "companion-export", "version": 1, "games": [], "games": []}',
+     "games : clé présente plusieurs fois dans le même objet"),
+    (b'{"format": "companion-export", "version": 1, "games": [{"id": "A\\ud800"}]}',
+     "games[0].id : contient un caractère invalide"),
 ])
 def test_files_that_are_not_exports_get_a_clear_message(client, content, expected):
     device_of(client)
