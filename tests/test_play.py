@@ -198,7 +198,7 @@ def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
     # Each row's field keeps its hint for a screen reader, unseen.
     for j in range(4):
         row = f"players-0-great_locations-{j}"
-        assert f'aria-describedby="e-{row} h-{row}"' in html
+        assert f'aria-describedby="e-{row} w-{row} h-{row}"' in html
         assert f'<span class="hint" id="h-{row}" hidden>les points imprimés sur ce grand emplacement</span>' \
             in html
     # The points of each player's own card line: said only when each player has a card.
@@ -268,7 +268,8 @@ def test_autosave_json(app, client):
     token = create(client)
     ok = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared", "players-0-track": "7"})
     assert ok.status_code == 200
-    assert ok.json == {"ok": True, "version": 2, "errors": {}, "general": [], "totals": [7, 0]}
+    assert ok.json == {"ok": True, "version": 2, "errors": {}, "general": [], "totals": [7, 0],
+                       "warnings": {"players-1": ["Yanis : rien n'est saisi (total 0). Un oubli ?"]}}
     bad = client.post(f"/g/{token}/save", data={"version": "2", "card_mode": "shared",
                                                 "players-0-progress": "101"})
     assert bad.status_code == 422

@@ -606,6 +606,22 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     return Checked(doc, {}, [], result)
 
 
+def warned(screens_: Screens, record_document: dict, form: EndState,
+           result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
+    """The warnings of the document the form describes (likely mistakes, never blocking), each
+    beside its field (field name -> messages), and those with no field of their own."""
+    doc, paths = screens_.to_document(record_document, form)
+    by_field: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for problem in games.warnings(doc, result):
+        name = field_for(problem.path, paths)
+        if name is None or name == "players":
+            rest.append(problem.message)
+        else:
+            by_field.setdefault(name, []).append(problem.message)
+    return by_field, rest
+
+
 def pad_rows(form, add: str | None = None) -> None:
     """Leave one blank row at the end of each Rows list (the no-JS way to add a line), plus one
     more in the list named `add` (the "ajouter une ligne" button). The rows added offer the

@@ -317,3 +317,14 @@ GAME = Game(
                    "Sinon le plus d'avancement total sur les trois pistes de machine.",
                    "Sinon, victoire partagée.") for v in ("base", "abyss")},
 )
+
+
+def blank(player: dict) -> bool:
+    """A player with nothing entered: the artifact card's printed points alone (the table's shared
+    card, copied to every player) are not an entry, its counts are."""
+    from . import blank as nothing
+
+    card = player.get("artifact_card")
+    if isinstance(card, list):
+        card = [line.get("count") if isinstance(line, dict) else line for line in card]
+    return nothing({**player, "artifact_card": card})

@@ -144,10 +144,11 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
+    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
-        totals=[p.total for p in result.players] if result else [],
+        totals=[p.total for p in result.players] if result else [], warned=warned,
         errors=errors or {}, general=general or [], theirs=theirs or {}, kind=forms.kind,
     ), status
 
@@ -216,7 +217,8 @@ def save(token: str):
         return jsonify(ok=False, version=record.version, errors=checked.errors,
                        general=[INVALID, *checked.general]), 422
     return jsonify(ok=True, version=int(form.version.data), errors={}, general=[],
-                   totals=[p.total for p in checked.result.players])
+                   totals=[p.total for p in checked.result.players],
+                   warnings=forms.warned(sc, record.document, form, checked.result)[0])
 
 
 # --------------------------------------------------------------------------- results
@@ -239,7 +241,7 @@ def _results_context(record, *, editable: bool) -> dict:
         rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
     context.update(
-        rows=rows, totals=totals,
+        rows=rows, totals=totals, warnings=[w.message for w in games.warnings(record.document, result)],
         headline=(f"{result.winners[0]} gagne" if len(result.winners) == 1
                   else f"Victoire partagée : {join_names(result.winners)}"),
         tiebreaks=game.tiebreaks.get(record.variant, ()),
