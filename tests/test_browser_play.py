@@ -143,7 +143,7 @@ def test_bad_value_corrected_after_its_message(phone):
     phone.fill('[name="players-1-resources-gears"]', "9")  # at most 6 (V2)
     message = phone.locator("#e-players-1-resources-gears")
     message.wait_for(state="visible")
-    assert message.inner_text() == "doit être entre 0 et 6 (reçu 9)"
+    assert message.inner_text() == "doit être entre 0 et 6"
     assert "à corriger" in phone.locator("#save-state").inner_text()
     # A reload keeps what was typed (the draft on the phone), the message comes back.
     phone.goto(url)
