@@ -109,3 +109,37 @@ def test_a_bad_value_is_refused_beside_its_field_whatever_the_other_side_did(cli
     assert page.status_code == 422
     assert error_beside(page.get_data(as_text=True), "players-1-ports").startswith("doit être entre 0 et")
     assert stored(app, token).document["players"][1]["ports"] == 1
+
+
+# ------------------------------------------------------------------ one game per new-game form
+
+
+def test_the_same_new_game_form_posted_twice_makes_one_game(client, app):
+    """A double tap on "Commencer la saisie", or Back then submit: the form's one-time key sends
+    the second post to the game the first one created."""
+    from companion.extensions import db
+    from companion.models import GameRecord
+
+    page = client.get("/nouvelle?game=rebirth&variant=scotland").get_data(as_text=True)
+    data = posted_new(page) | {"players-0-name": "Éloïse", "players-1-name": "Jules"}
+    first = client.post("/nouvelle", data=data)
+    second = client.post("/nouvelle", data=data)
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]
+    with app.app_context():
+        assert db.session.query(GameRecord).count() == 1
+    # A fresh new-game page is a new game.
+    page = client.get("/nouvelle?game=rebirth&variant=scotland").get_data(as_text=True)
+    third = client.post("/nouvelle", data=posted_new(page) | {"players-0-name": "A", "players-1-name": "B"})
+    assert third.headers["Location"] != first.headers["Location"]
+
+
+def posted_new(html: str) -> dict[str, str]:
+    """The hidden and chosen fields of the new-game form, as a browser posts them."""
+    values = {}
+    for tag in re.findall(r"<input[^>]*>", html):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and ('type="hidden"' in tag or "checked" in tag):
+            values[name.group(1)] = unescape(value.group(1)) if value else ""
+    return values

@@ -842,6 +842,7 @@ class PlayerRow(Form):
 def new_game_form(max_players: int) -> type[FlaskForm]:
     return type(f"NewGame{max_players}", (FlaskForm,), {
         "game": HiddenField(),
+        "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
         "variant": RadioField("Variante", choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
     })

@@ -7,6 +7,8 @@ URLs: /g/<edit_token>/... edits (whoever holds the link), /r/<view_token>/... on
 from __future__ import annotations
 
 import json
+import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -29,11 +31,12 @@ from ..games.core import join_names
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
 
+ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
-CONFLICT = ("Quelqu'un a enregistré cette partie depuis un autre appareil pendant que vous saisissiez. "
-            "Rien n'a été écrasé : ses valeurs sont indiquées sous les champs concernés, vos saisies sont "
-            "restées dans le formulaire. « Enregistrer » appliquera vos saisies ; rechargez la page pour "
-            "reprendre les siennes.")
+CONFLICT = ("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous saisissiez. "
+            "Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos saisies y sont restées ; "
+            "ses autres modifications sont reprises. « Enregistrer » appliquera vos saisies ; rechargez la "
+            "page pour reprendre les siennes.")
 INVALID = "Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce téléphone)."
 UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les champs "
               "signalés.")
@@ -75,6 +78,8 @@ def new():
     form = forms.new_game_form(game.max_players)(formdata=request.form if request.method == "POST" else None)
     form.game.data = game.id
     form.variant.choices = forms.options(game.variants.items())
+    if request.method == "GET" or not ONCE.fullmatch(form.once.data or ""):
+        form.once.data = secrets.token_urlsafe(32)
     if request.method == "GET":
         variant = request.args.get("variant")
         form.variant.data = variant if variant in game.variants else next(iter(game.variants))
@@ -105,6 +110,9 @@ def _prefill_players(form, sc: forms.Screens) -> None:
 def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: list):
     """A new game from the form, or None with messages beside the fields."""
     variant = form.variant.data
+    done = store.by_creation_key(form.once.data) if form.once.data else None
+    if done is not None:  # this very form was already posted (double tap, Back then submit)
+        return done
     if variant not in game.variants:
         errors.setdefault(form.variant.name, []).append("choisissez une variante")
         return None
@@ -138,7 +146,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             general.append(problem.message)
     if errors or general:
         return None
-    record = store.create(game.id, variant, names, colours)
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data)
     db.session.commit()
     return record
 
