@@ -313,11 +313,23 @@ def play(page, base: str, key: str, doc: dict) -> dict:
     names = [p["name"] for p in doc["players"]]
     page.goto(f"{base}/nouvelle?game={doc['game']}&variant={doc['variant']}")
     phone.measure("nouvelle partie")
-    for i, name in enumerate(names):  # each name field tapped: Enter on this page is not "suivant" yet
-        phone.tap(page.locator(f'[name="players-{i}-name"]'))
+    # the first name tapped, the others reached with "suivant"; "suivant" on the blank seat after the
+    # last name (or on the last seat) starts the game
+    phone.tap(page.locator('[name="players-0-name"]'))
+    for i, name in enumerate(names):
+        if i:
+            page.keyboard.press("Enter")
+            phone.keys += 1
+            assert page.evaluate("document.activeElement.name") == f"players-{i}-name"
         page.keyboard.type(name)
-    if re.search(r"/nouvelle", page.url):
-        phone.tap(page.get_by_role("button", name="Commencer la saisie"))
+    for _ in range(2):
+        page.keyboard.press("Enter")
+        phone.keys += 1
+        try:
+            page.wait_for_url(re.compile(r"/g/[\w-]+/$"), timeout=3000)
+            break
+        except Exception:  # noqa: BLE001 - still on the new-game page: one more "suivant"
+            continue
     page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
     steps = entries(doc)
     has_table = page.locator("[data-stage=table]").count() > 0

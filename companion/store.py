@@ -1,8 +1,9 @@
 """Stored games: create, load, save with a version check, and each device's history.
 
 Flask-aware but game-independent: the views call these, the games' forms never touch the database.
-A stored document always scores (a save that does not is refused before it reaches here), so the
-results page and the history can always recompute a game.
+A stored document never holds a bad value (a save with one is refused before it reaches here); a
+draft may still break a rule between fields (a castle holder typed before the castles), a scored
+game always scores: `result_of` is None for such a draft, and every page reading it says so.
 """
 
 from __future__ import annotations
@@ -33,13 +34,31 @@ class StaleVersion(Exception):
 # --------------------------------------------------------------------------- games
 
 
-def create(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord:
+def create(game: str, variant: str, players: list[str], colours: list[str],
+           creation_key: str | None = None) -> GameRecord:
+    """A new game; with `creation_key` (the new-game form's one-time key), the game that key
+    already created when there is one, so the same form posted twice makes one game."""
+    if creation_key:
+        existing = by_creation_key(creation_key)
+        if existing is not None:
+            return existing
     document = {"game": game, "variant": variant, "players": [{"name": n} for n in players]}
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
-                        status="draft", version=1)
+                        status="draft", version=1, creation_key=creation_key or None)
     db.session.add(record)
-    db.session.flush()
+    try:
+        db.session.flush()
+    except sa.exc.IntegrityError:  # the same form posted at the same instant: the other one won
+        db.session.rollback()
+        existing = by_creation_key(creation_key) if creation_key else None
+        if existing is None:
+            raise
+        return existing
     return record
+
+
+def by_creation_key(key: str) -> GameRecord | None:
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.creation_key == key))
 
 
 def by_edit_token(token: str) -> GameRecord:

@@ -143,7 +143,7 @@ def test_bad_value_corrected_after_its_message(phone):
     phone.fill('[name="players-1-resources-gears"]', "9")  # at most 6 (V2)
     message = phone.locator("#e-players-1-resources-gears")
     message.wait_for(state="visible")
-    assert message.inner_text() == "doit être entre 0 et 6 (reçu 9)"
+    assert message.inner_text() == "doit être entre 0 et 6"
     assert "à corriger" in phone.locator("#save-state").inner_text()
     # A reload keeps what was typed (the draft on the phone), the message comes back.
     phone.goto(url)
@@ -170,18 +170,23 @@ def test_two_phones_editing_one_game(phone, browser, live_server):
         other.goto(url)
         phone.fill('[name="players-0-track"]', "38")  # phone A saves first
         saved(phone)
-        other.fill('[name="players-1-track"]', "12")  # phone B, still on the old version
+        other.fill('[name="players-1-track"]', "12")  # phone B, opened before, another field
+        saved(other)  # no conflict: B sends only what it changed...
+        expect(other.locator('[name="players-0-track"]')).to_have_value("38")  # ...and takes in A's
+        # Both change Alice's progress: B is told, with A's value, and keeps its own entry.
+        phone.fill('[name="players-0-progress"]', "5")
+        saved(phone)
+        other.fill('[name="players-0-progress"]', "7")
         notice = other.locator("#play-notice")
         notice.wait_for(state="visible")
         assert "Rien n'a été écrasé" in notice.inner_text()
-        assert other.locator("#t-players-0-track").inner_text() == "Enregistré sur l'autre appareil : 38"
-        assert other.locator('[name="players-1-track"]').input_value() == "12"  # B's entry is kept
-        # B takes A's value and re-applies its own entry.
-        other.fill('[name="players-0-track"]', "38")
+        assert other.locator("#t-players-0-progress").inner_text() == "Enregistré sur l'autre appareil : 5"
+        assert other.locator(".theirs").count() == 1  # only the field both changed
+        assert other.locator('[name="players-0-progress"]').input_value() == "7"
         other.get_by_role("button", name="Appliquer mes saisies").click()
         saved(other)
         phone.goto(url + "resultats")
-        assert totals(phone) == ["38", "12"]
+        assert totals(phone) == ["45", "12"]
     finally:
         context.close()
 

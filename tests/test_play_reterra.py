@@ -68,7 +68,7 @@ def test_both_modes_save_the_contract_document_and_come_back_unchanged(app, clie
     fields["action"] = "save"
     assert client.post(f"/g/{token}/", data=fields).status_code == 302
     again = stored(app, token)
-    assert again.document == EXAMPLE and again.version == rec.version + 1
+    assert again.document == EXAMPLE and again.version == rec.version  # nothing changed: nothing written
 
     results = client.get(f"/g/{token}/resultats").get_data(as_text=True)
     assert "Yanis gagne" in results
@@ -100,7 +100,7 @@ def test_a_stored_document_with_its_own_card_id_keeps_it(app, client):
     ("players-1-grid-sources", "E3 F4", "E3 et F4 sont sur la même tuile : une seule fois par tuile"),
     ("players-1-grid-terrain-2", "PPRREEDX",
      "ligne 3 : « X » en H3 : attendu F (forêt), E (eau), D (désert), P (plaine) ou R (rocaille)"),
-    ("players-1-grid-terrain-7", "RRFFEE", "ligne 8 : 8 lettres attendues, une par case de A à H (reçu 6)"),
+    ("players-1-grid-terrain-7", "RRFFEE", "ligne 8 : 8 lettres attendues, une par case de A à H"),
     ("players-1-grid-terrain-0", "FFFF..DD", "ligne 1 : la case E1 n'est pas encore peinte"),
     # the engine's own rules, its coordinates said in the board's notation
     ("players-1-grid-junk", "H8 A2", "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique "
@@ -108,7 +108,7 @@ def test_a_stored_document_with_its_own_card_id_keeps_it(app, client):
     ("players-1-grid-sources", "A1",
      "la tuile A1-B2 porte une source d'énergie : ses 4 cases doivent être de l'eau (E), "
      "or la case A1 est forêt"),
-    ("players-0-segments", "12", "doit être entre 0 et 9 (reçu 12)"),
+    ("players-0-segments", "12", "doit être entre 0 et 9"),
 ])
 def test_a_bad_entry_is_refused_beside_its_field_and_nothing_is_stored(app, client, field, typed, message):
     token = create(client)

@@ -130,7 +130,7 @@ try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions
     from wtforms.fields.choices import SelectChoice as _SelectChoice
 except ImportError:  # pragma: no cover - WTForms < 3.3
     _SelectChoice = None
-SKIPPED = ("csrf_token", "version")
+SKIPPED = ("csrf_token", "version", "base_values")
 
 
 # --------------------------------------------------------------------------- field types
@@ -182,7 +182,7 @@ class Count(_Extras, StringField):
         if self.process_errors:
             raise StopValidation()
         if self.data is not None and not self.lo <= self.data <= self.hi:
-            raise StopValidation(f"doit être entre {self.lo} et {self.hi} (reçu {self.data})")
+            raise StopValidation(f"doit être entre {self.lo} et {self.hi}")
 
 
 class Flag(_Extras, BooleanField):
@@ -196,6 +196,8 @@ class Choice(_Extras, RadioField):
         super().__init__(label, choices=options(choices), validate_choice=False, **kwargs)
 
     def pre_validate(self, form):
+        if self.data == "":  # nothing chosen (a merged save writes a blank radio as "")
+            self.data = None
         if self.data is not None and self.data not in choice_labels(self.choices):
             raise StopValidation("choix inconnu")
 
@@ -262,6 +264,11 @@ class Rows(_Extras, FieldList):
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
+
+    def _compact_indices(self):
+        # A row keeps the index it was posted with, even after a gap (a blank row in the middle
+        # that a merged save leaves out): its messages go to the row the player typed in.
+        pass
 
     def append_entry(self, data=unset_value):
         entry = super().append_entry(data)
@@ -557,7 +564,12 @@ def field_for(path: str, paths: dict[str, str]) -> str | None:
 
 @dataclass
 class Checked:
-    """What a submission gives: the document (when every check passed) and messages by field."""
+    """What a submission gives: the document, messages by field, and whether it scores.
+
+    `document` is None when a value is bad on its own (not a number, out of bounds, an expired
+    form): such a value is never stored. A rule between fields that is not met yet (a castle
+    holder before the castles are typed) leaves the document storable, as a draft: `ok` (it
+    scores) is then False and the messages say what to complete before the results."""
 
     document: dict | None
     errors: dict[str, list[str]]
@@ -566,12 +578,17 @@ class Checked:
 
     @property
     def ok(self) -> bool:
+        return self.document is not None and self.result is not None and not self.errors and not self.general
+
+    @property
+    def storable(self) -> bool:
         return self.document is not None
 
 
 def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     """WTForms validation and the engine's, together: every message, each beside its field."""
     errors: dict[str, list[str]] = {}
+    blocking = False
 
     def add(name: str | None, message: str) -> None:
         if name is None:
@@ -586,9 +603,11 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     form.validate()
     for f in walk(form):
         if not isinstance(f, FormField | FieldList) and f.errors and f.short_name != "csrf_token":
+            blocking = True
             for message in f.errors:
                 add(f.name, message)
     if "csrf_token" in form and form.csrf_token.errors:
+        blocking = True
         general.append("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce téléphone).")
     doc, paths = screens_.to_document(record_document, form)
     result = None
@@ -596,14 +615,176 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
         result = games.score(doc)
     except games.InvalidDocument as exc:
         for problem in exc.problems:
+            blocking = blocking or problem.kind != games.RULE
             add(field_for(problem.path, paths), problem.message)
     shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
     for name in [n for n in errors if n not in shown]:
         for message in errors.pop(name):
             add(None, message)
-    if errors or general:
-        return Checked(None, errors, general)
-    return Checked(doc, {}, [], result)
+    return Checked(None if blocking else doc, errors, general, result)
+
+
+def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
+    """The engine's messages about a stored document, beside their fields (a draft's rules not
+    met yet, shown again when the page is reopened)."""
+    try:
+        games.score(document)
+        return {}
+    except games.InvalidDocument as exc:
+        problems = exc.problems
+    _, paths = screens_.to_document(document, form)
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        name = field_for(problem.path, paths)
+        if name is not None and problem.message not in errors.get(name, []):
+            errors.setdefault(name, []).append(problem.message)
+    return errors
+
+
+# --------------------------------------------------------------------------- field-level saves
+#
+# A save carries what THIS phone changed, field by field, each with the value it was based on
+# ({field name: (base, mine)}), never the whole form: a field the phone did not touch is never
+# written back, so two phones entering different players never undo each other. The autosave
+# sends these pairs itself (`CHANGES`); the no-JS form posts every field plus `BASE`, the values
+# the page was rendered from, and the server takes the difference. `merge` then lays the changes
+# over the values stored NOW: a field is in conflict only when the other side changed it too, to
+# something else (stored value neither the base nor mine).
+
+BASE = "base_values"
+CHANGES = "changes"
+
+
+def raw_values(form) -> dict[str, str]:
+    """Field name -> the text a browser posts for it ('' when blank or unticked), every leaf field."""
+    out = {}
+    for f in walk(form):
+        if isinstance(f, FormField | FieldList) or f.short_name in SKIPPED:
+            continue
+        if isinstance(f, BooleanField):
+            value = "y" if f.data else ""
+        elif isinstance(f, RadioField | SelectField):
+            value = "" if f.data is None else str(f.data)
+        else:
+            value = f._value()
+        out[f.name] = (value or "").strip()
+    return out
+
+
+def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """The fields whose posted value differs from the one the page was rendered with."""
+    out = {}
+    for name in sorted(posted.keys() | base.keys()):
+        mine, was = posted.get(name, "").strip(), base.get(name, "").strip()
+        if mine != was:
+            out[name] = (was, mine)
+    return out
+
+
+def parse_values(text: str | None) -> dict[str, str] | None:
+    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
+    import json
+
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        return None
+    return {str(k): v for k, v in data.items()}
+
+
+def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
+    """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
+    import json
+
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    out = {}
+    for name, pair in data.items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
+            return None
+        out[str(name)] = (pair[0].strip(), pair[1].strip())
+    return out
+
+
+@dataclass
+class Merged:
+    """This phone's changes laid over the stored values: the form to check and store, the fields
+    the other side changed differently (name -> their value as a person reads it), and the
+    stored values the merge was made on."""
+
+    form: EndState
+    conflicts: dict[str, str]
+    stored: dict[str, str]
+
+
+def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
+          extra: dict[str, str] | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`extra`: csrf_token and the like)."""
+    from werkzeug.datastructures import MultiDict
+
+    stored_form = screens_.form(document)
+    stored = raw_values(stored_form)
+    shown = leaves(stored_form)
+    conflicts = {}
+    for name, (was, mine) in changes.items():
+        now = stored.get(name, "")
+        if now != was and now != mine:
+            conflicts[name] = shown.get(name) or "vide"
+    data = stored | {name: mine for name, (_, mine) in changes.items()}
+    # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
+    # at their own index (a radio or a box left blank reads as unset, see `Choice`)
+    pairs = list(data.items()) + list((extra or {}).items())
+    form = screens_.form(document, formdata=MultiDict(pairs))
+    return Merged(form, conflicts, stored)
+
+
+def labels(form) -> dict[str, str]:
+    """Field name -> how a player names it ("Éloïse · Châteaux", "Ville 2 · Taille"): the error
+    summary's links."""
+    out: dict[str, str] = {}
+    names = getattr(form, "names", None) or []
+
+    def visit(f, prefix: str, label: str | None = None) -> None:
+        text = label or (f.label.text if getattr(f, "label", None) else f.short_name)
+        here = f"{prefix} · {text}" if prefix else text
+        if f.short_name in SKIPPED:
+            return
+        out[f.name] = here
+        if isinstance(f, FormField):
+            for sub in f.form:
+                visit(sub, here)
+        elif isinstance(f, FieldList):
+            item = getattr(f, "item_label", "") or text
+            item_labels = getattr(f, "item_labels", None) or []
+            for k, entry in enumerate(f.entries):
+                name = item_labels[k] if k < len(item_labels) else f"{item} {k + 1}"
+                visit(entry, here if isinstance(entry, FormField) else here, name)
+
+    for f in form:
+        if f.short_name == "players" and isinstance(f, FieldList):
+            for i, entry in enumerate(f.entries):
+                who = names[i] if i < len(names) else f"Joueur {i + 1}"
+                out[entry.name] = who
+                for sub in entry.form:
+                    visit(sub, who)
+        else:
+            visit(f, "")
+    return out
+
+
+def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """The error summary at the top of the page: (field name, its name for a player, messages),
+    in the page's order."""
+    named = labels(form)
+    order = {name: k for k, name in enumerate(named)}
+    return [(name, named.get(name, name), " · ".join(errors[name]))
+            for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
 
 
 def warned(screens_: Screens, record_document: dict, form: EndState,
@@ -677,6 +858,7 @@ class PlayerRow(Form):
 def new_game_form(max_players: int) -> type[FlaskForm]:
     return type(f"NewGame{max_players}", (FlaskForm,), {
         "game": HiddenField(),
+        "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
         "variant": RadioField("Variante", choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
     })

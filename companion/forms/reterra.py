@@ -205,7 +205,7 @@ class TerrainRow(StringField):
                 return (f"« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) "
                         "ou R (rocaille)")
         if len(text) != SIZE:
-            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]} (reçu {len(text)})"
+            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]}"
         return None
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import rebirth, reterra, revive
-from .core import Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
+from .core import RULE, Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
@@ -51,7 +51,7 @@ def _common(doc: object, games: Mapping[str, Game], check: Checker):
         return None
     if not game.min_players <= len(players) <= game.max_players:
         check.add("players", f"{game.label} se joue de {game.min_players} à {game.max_players} "
-                             f"joueurs (reçu {len(players)})")
+                             f"joueurs (il y en a {len(players)})")
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, player in enumerate(players):
@@ -154,5 +154,5 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
     return []
 
 
-__all__ = ["GAMES", "Game", "InvalidDocument", "PadRow", "Problem", "Result", "get_game", "score",
+__all__ = ["GAMES", "RULE", "Game", "InvalidDocument", "PadRow", "Problem", "Result", "get_game", "score",
            "score_pad", "validate", "warnings"]

@@ -161,7 +161,7 @@ def check_four_token(check: Checker, sheets: list[Sheet], names: list[str]) -> N
     """V5: exactly one player can hold the 4-point token; every holder after the first is flagged."""
     holders = [i for i, s in enumerate(sheets) if s.four_token]
     for i in holders[1:]:
-        check.add(join(join("players", i), "four_token"),
+        check.rule(join(join("players", i), "four_token"),
                   f"un seul joueur peut tenir le jeton 4 points (déjà tenu par {names[holders[0]]})")
 
 

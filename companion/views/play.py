@@ -6,6 +6,10 @@ URLs: /g/<edit_token>/... edits (whoever holds the link), /r/<view_token>/... on
 
 from __future__ import annotations
 
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from flask import (
@@ -27,12 +31,16 @@ from ..games.core import join_names
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
 
+ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
-CONFLICT = ("Quelqu'un a enregistré cette partie depuis un autre appareil pendant que vous saisissiez. "
-            "Rien n'a été écrasé : ses valeurs sont indiquées sous les champs concernés, vos saisies sont "
-            "restées dans le formulaire. « Enregistrer » appliquera vos saisies ; rechargez la page pour "
-            "reprendre les siennes.")
+CONFLICT = ("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous saisissiez. "
+            "Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos saisies y sont restées ; "
+            "ses autres modifications sont reprises. « Enregistrer » appliquera vos saisies ; rechargez la "
+            "page pour reprendre les siennes.")
 INVALID = "Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce téléphone)."
+UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les champs "
+              "signalés.")
+DRAFT = "Enregistré (à compléter avant les résultats : voir les champs signalés)."
 
 
 def french_date(value: datetime | date | None) -> str:
@@ -70,6 +78,8 @@ def new():
     form = forms.new_game_form(game.max_players)(formdata=request.form if request.method == "POST" else None)
     form.game.data = game.id
     form.variant.choices = forms.options(game.variants.items())
+    if request.method == "GET" or not ONCE.fullmatch(form.once.data or ""):
+        form.once.data = secrets.token_urlsafe(32)
     if request.method == "GET":
         variant = request.args.get("variant")
         form.variant.data = variant if variant in game.variants else next(iter(game.variants))
@@ -100,6 +110,9 @@ def _prefill_players(form, sc: forms.Screens) -> None:
 def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: list):
     """A new game from the form, or None with messages beside the fields."""
     variant = form.variant.data
+    done = store.by_creation_key(form.once.data) if form.once.data else None
+    if done is not None:  # this very form was already posted (double tap, Back then submit)
+        return done
     if variant not in game.variants:
         errors.setdefault(form.variant.name, []).append("choisissez une variante")
         return None
@@ -133,7 +146,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             general.append(problem.message)
     if errors or general:
         return None
-    record = store.create(game.id, variant, names, colours)
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data)
     db.session.commit()
     return record
 
@@ -144,37 +157,101 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
-    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
+    errors = errors or {}
+    warned = forms.warned(sc, record.document, sc.form(record.document))[0] if not errors else {}
+    stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        errors=errors or {}, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        summary=forms.summary(form, errors) if status == 422 else [],
+        base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
     ), status
 
 
-def _submit(record, sc: forms.Screens):
-    """Check a submission and store it if valid and not stale.
+@dataclass
+class Outcome:
+    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`),
+    "invalid" (a bad value: nothing stored) or "conflict" (the other side changed a field this
+    phone changed too: nothing stored)."""
 
-    Returns (outcome, form, checked, theirs) with outcome "saved", "invalid" or "conflict"."""
-    form = sc.form(record.document, formdata=request.form)
-    base = form.version_number()
-    checked = forms.check(sc, record.document, form)
-    finishing = request.form.get("action") == "finish"
-    theirs = {}
-    if base != record.version:
+    kind: str
+    record: object
+    form: object
+    checked: forms.Checked | None
+    theirs: dict[str, str] = field(default_factory=dict)
+    stored: dict[str, str] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)
+
+
+RETRIES = 8
+
+
+def _changes(record, sc: forms.Screens) -> dict[str, tuple[str, str]] | None:
+    """What this phone changed, {field: (base, mine)}: the autosave's own list, or the no-JS form
+    compared with the values its page was rendered from. None when a post cannot say (no base
+    values and an older version): every difference is then treated as a conflict."""
+    if forms.CHANGES in request.form:
+        changes = forms.parse_changes(request.form[forms.CHANGES])
+        if changes is None:
+            abort(400)
+        return changes
+    posted = forms.raw_values(sc.form(record.document, formdata=request.form))
+    base = forms.parse_values(request.form.get(forms.BASE))
+    if base is None:
+        try:
+            version = int(request.form.get("version", ""))
+        except ValueError:
+            version = None
+        if version != record.version:
+            return None
+        base = forms.raw_values(sc.form(record.document))
+    return forms.changes_of(posted, base)
+
+
+def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
+    """Lay this phone's changes over the stored game and store the result.
+
+    The write is `store.save`'s one UPDATE ... WHERE version: when another save got in between,
+    the merge is made again on what is stored now (a field both sides changed is a conflict)."""
+    changes = _changes(record, sc)
+    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    if changes is None:  # an old page without its base values, behind the stored version
+        form = sc.form(record.document, formdata=request.form)
+        checked = forms.check(sc, record.document, form)
         theirs = forms.differences(form, sc.form(record.document))
-        return "conflict", form, checked, theirs
-    if not checked.ok:
-        return "invalid", form, checked, theirs
-    try:
-        store.save(record, checked.document, base, status="scored" if finishing else None)
-    except store.StaleVersion as exc:
-        record = exc.record
-        theirs = forms.differences(form, sc.form(record.document))
-        return "conflict", form, checked, theirs
-    form.version.data = str(record.version)
-    return "saved", form, checked, theirs
+        return Outcome("conflict", record, form, checked, theirs or {"version": ""})
+    for _ in range(RETRIES):
+        merged = forms.merge(sc, record.document, changes, extra)
+        form = merged.form
+        checked = forms.check(sc, record.document, form)
+        if merged.conflicts:
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, list(changes))
+        if not checked.storable:
+            return Outcome("invalid", record, form, checked, {}, merged.stored, list(changes))
+        status = None if checked.ok else "draft"  # a scored game always scores
+        if finishing and checked.ok:
+            status = "scored"
+        if checked.document == record.document and status in (None, record.status):
+            return Outcome("saved", record, form, checked, {}, merged.stored, list(changes))  # nothing new
+        try:
+            record = store.save(record, checked.document, record.version, status=status)
+        except store.StaleVersion as exc:
+            record = exc.record
+            continue
+        fresh = forms.raw_values(sc.form(record.document))
+        return Outcome("saved", record, form, checked, {}, fresh, list(changes))
+    abort(503)
+
+
+def _anchor(form, changed: list[str]) -> str:
+    """Where the player was: the last field this phone changed, in the page's order."""
+    order = {name: k for k, name in enumerate(forms.labels(form))}
+    known = [name for name in changed if name in order]
+    if not known:
+        return "actions"
+    return "f-" + max(known, key=order.get)
 
 
 @bp.route("/g/<token>/", methods=["GET", "POST"])
@@ -185,40 +262,49 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form)
-    outcome, form, checked, theirs = _submit(record, sc)
-    if outcome == "conflict":
-        record = store.by_edit_token(token)
-        form.version.data = str(record.version)  # saving again applies this phone's entries
-        return _edit_page(record, sc, form, errors=checked.errors, theirs=theirs,
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form))
+    finishing = request.form.get("action") == "finish"
+    out = _submit(record, sc, finishing=finishing)
+    record, form, checked = out.record, out.form, out.checked
+    form.version.data = str(record.version)  # saving again applies this phone's entries
+    if out.kind == "conflict":
+        return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
                           general=[CONFLICT, *checked.general], status=409)
-    if outcome == "invalid":
+    if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[INVALID, *checked.general],
                           status=422)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form)
-    if request.form.get("action") == "finish":
+        return _edit_page(record, sc, form, errors=checked.errors)
+    if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
+        return _edit_page(record, sc, form, errors=checked.errors,
+                          general=[UNFINISHED, *checked.general], status=422)
+    if finishing:
         return redirect(url_for("play.results", token=token))
-    flash("Enregistré.", "success")
-    return redirect(url_for("play.edit", token=token))
+    flash("Enregistré." if checked.ok else DRAFT, "success")
+    return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, out.changed)))
 
 
 @bp.post("/g/<token>/save")
 def save(token: str):
-    """Autosave (fetch, debounced): JSON in the same shape whatever happens."""
+    """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
+    non-blank stored value, so the page takes in what another phone saved meanwhile."""
     record = store.by_edit_token(token)
     sc = _screens_or_404(record.game)
-    outcome, form, checked, theirs = _submit(record, sc)
-    if outcome == "conflict":
-        fresh = store.by_edit_token(token)
-        return jsonify(ok=False, conflict=True, version=fresh.version, theirs=theirs, message=CONFLICT,
-                       errors=checked.errors, general=checked.general), 409
-    if outcome == "invalid":
-        return jsonify(ok=False, version=record.version, errors=checked.errors,
-                       general=[INVALID, *checked.general]), 422
-    return jsonify(ok=True, version=int(form.version.data), errors={}, general=[],
-                   totals=[p.total for p in checked.result.players],
-                   warnings=forms.warned(sc, record.document, form, checked.result)[0])
+    out = _submit(record, sc)
+    checked = out.checked
+    stored = {k: v for k, v in out.stored.items() if v}
+    summary = [list(item) for item in forms.summary(out.form, checked.errors)]
+    if out.kind == "conflict":
+        return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
+                       message=CONFLICT, errors=checked.errors, general=checked.general,
+                       stored=stored), 409
+    if out.kind == "invalid":
+        return jsonify(ok=False, version=out.record.version, errors=checked.errors,
+                       general=[INVALID, *checked.general], summary=summary, stored=stored), 422
+    return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
+                   totals=[p.total for p in checked.result.players] if checked.result else [],
+                   draft=not checked.ok, stored=stored,
+                   warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
 
 
 # --------------------------------------------------------------------------- results
