@@ -222,6 +222,10 @@ class Phone:
             else:
                 self.tap(page.locator(f'[name="{name}"]'))
         page.keyboard.type(str(value))
+        got = page.locator(f'[name="{name}"]').input_value()
+        # a fixed list's blank entry shows 0 and the typing lands after it: "01" reads as 1
+        assert got.lstrip("0") == str(value).lstrip("0") or got == str(value), \
+            f"{name}: typed {value}, the field shows {got!r}"
 
     def ensure_row(self, name: str) -> None:
         """A field of a row not shown yet: tap its list's "ajouter" (which puts the cursor in the
@@ -240,10 +244,29 @@ class Phone:
                         return
         raise AssertionError(f"no field {name}")
 
+    def page_order(self, items: list[tuple[str, object]]) -> list[tuple[str, object]]:
+        """The entries in the order of the page (a row not added yet: where its list is)."""
+        names = self.page.evaluate("""() => {
+          const step = document.querySelector('[data-stage]:not([hidden])') || document.querySelector('form');
+          return [...step.querySelectorAll('[name]')].map(e => e.name);
+        }""")
+
+        def where(name: str) -> int:
+            prefix = name
+            while prefix:
+                for k, n in enumerate(names):
+                    if n == prefix or n.startswith(prefix + "-"):
+                        return k
+                cut = re.search(r"-\d+(?:-[^-]*)?$", prefix)
+                prefix = prefix[:cut.start()] if cut else ""
+            return len(names)
+
+        return [item for _, _, item in sorted((where(n), k, (n, v)) for k, (n, v) in enumerate(items))]
+
     def fill_step(self, items: list[tuple[str, object]]) -> None:
         page = self.page
         later = []
-        for name, value in items:
+        for name, value in self.page_order(items):
             if name.startswith(("mode",)) or re.search(r"-mode$", name):
                 later.append((name, value))
                 continue
@@ -345,7 +368,11 @@ def play(page, base: str, key: str, doc: dict) -> dict:
         phone.measure(f"étape {k + 1}")
         if os.environ.get("BENCH_SHOTS"):  # a picture of each step, to look at
             page.screenshot(path=f"{os.environ['BENCH_SHOTS']}/{key}-{k + 1}.png", full_page=True)
-    page.wait_for_function("() => !document.querySelector('#save-state.busy')")
+    try:
+        page.wait_for_function("() => !document.querySelector('#save-state.busy')")
+    except Exception as exc:
+        raise AssertionError("still saving: " + page.locator("#save-state").inner_text()
+                             + " / " + page.locator("#play-notice").inner_text()) from exc
     phone.tap(page.get_by_role("button", name="Voir les résultats"))
     page.wait_for_url(re.compile(r"/resultats$"))
     results_height = page.evaluate("document.documentElement.scrollHeight")
@@ -372,6 +399,7 @@ def serve():
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    server.app = app
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_port}"
 
@@ -394,7 +422,7 @@ def main() -> int:
             try:
                 rows.append((key, label, play(page, base, key, make())))
             except Exception as exc:  # noqa: BLE001 - reported, and the run fails
-                failures.append(f"{key}: {exc}")
+                failures.append(f"{key}: {exc!r}")
                 rows.append((key, label, None))
             finally:
                 context.close()

@@ -243,7 +243,7 @@
      links at its foot, "Joueur suivant" in the sticky bar, or any link to a field inside it (the error
      summary). Hidden steps keep their fields in the form: a save always carries everything. */
   var steps = form ? $all("[data-stage]", form) : [];
-  var current = -1;
+  var onStage = -1;
   var turn = document.querySelector("[data-turn]");
 
   function stepIndex(id) {
@@ -251,11 +251,11 @@
     return -1;
   }
   function stepOf(el) { var s = el && el.closest ? el.closest("[data-stage]") : null; return s ? steps.indexOf(s) : -1; }
-  function typable(el) {
+  function stepTypable(el) {
     return el.matches("input[type=text], input:not([type]), input[type=number], select, textarea") &&
       !el.disabled && !el.readOnly && el.offsetParent !== null;
   }
-  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(typable); }
+  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(stepTypable); }
 
   function flagSteps() {
     steps.forEach(function (s) {
@@ -268,12 +268,12 @@
 
   function showStep(k, focus) {
     if (k < 0 || k >= steps.length) return;
-    current = k;
+    onStage = k;
     steps.forEach(function (s, j) { s.hidden = j !== k; });
     $all("[data-goto]").forEach(function (a) {
       if (a.classList.contains("seat")) {
-        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-current", "step");
-        else a.removeAttribute("aria-current");
+        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-onStage", "step");
+        else a.removeAttribute("aria-onStage");
       }
     });
     var step = steps[k];
@@ -329,29 +329,29 @@
         showStep(stepIndex(go.dataset.goto), true);
         return;
       }
-      if (e.target.closest("[data-next]")) { showStep(current + 1, true); return; }
+      if (e.target.closest("[data-next]")) { showStep(onStage + 1, true); return; }
       /* a link to a field inside a hidden step (the error summary): show the step, then follow it */
       var link = e.target.closest('a[href^="#"]');
       if (link && link.getAttribute("href").length > 1) {
         var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
         var k = stepOf(target);
-        if (k >= 0 && k !== current) showStep(k, false);
+        if (k >= 0 && k !== onStage) showStep(k, false);
       }
     });
     window.addEventListener("hashchange", function () {
       var target = document.getElementById(location.hash.slice(1));
       var k = stepOf(target);
-      if (k >= 0 && k !== current) { showStep(k, false); target.scrollIntoView(); }
+      if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
     });
     /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
        a hidden one; on the step's last field it goes on to the next step. */
     form.addEventListener("keydown", function (e) {
       if (e.key !== "Enter" || e.isComposing || !e.target.matches("input")) return;
       if (/^(submit|button|checkbox|radio)$/.test(e.target.type)) return;
-      var list = fieldsOf(current);
+      var list = fieldsOf(onStage);
       var at = list.indexOf(e.target);
       if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
-      if (current + 1 < steps.length) { e.preventDefault(); showStep(current + 1, true); }
+      if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
       /* the last step's last field: the page's main action (the Enter key handler above) */
     });
   }
@@ -592,7 +592,9 @@
         Object.keys(sent).forEach(function (n) {
           if (sent[n][1]) base[n] = sent[n][1]; else delete base[n];
         });
-        adopt(stored);
+        /* the fields just sent keep what this phone shows: a ui-only choice (Reterra's "dessiner"
+           while the board is still blank) reads back from the document as its default */
+        adopt(stored, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
         });
