@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -336,10 +337,37 @@ def test_play_again_with_the_same_players(app, client):
     new_token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
     assert new_token != token
     old, new = record(app, token), record(app, new_token)
-    assert new.document == {"game": "revive", "variant": "abyss", "players": [{"name": "Maëlle"},
-                                                                               {"name": "Yanis"}]}
-    assert new.colours == old.colours == ["#3d8b4f", "#7b4ea3"]
+    # the next player starts: seat order shifted by one, each keeping their colour
+    assert new.document == {"game": "revive", "variant": "abyss", "players": [{"name": "Yanis"},
+                                                                               {"name": "Maëlle"}]}
+    assert old.colours == ["#3d8b4f", "#7b4ea3"] and new.colours == ["#7b4ea3", "#3d8b4f"]
     assert new.status == "draft"
+
+
+def test_revive_colours_named_once_and_said_on_every_line(app, client):
+    """The table names its colours on the new-game page; the form's lists by colour and the results'
+    details say those names, stored beside the document (never in it)."""
+    response = client.post("/nouvelle", data={
+        "game": "revive", "variant": "base", "players-0-name": "Maëlle", "players-1-name": "Yanis",
+        "colour_names-0": "jaune", "colour_names-1": "bleu", "colour_names-2": ""})
+    token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+    rec = record(app, token)
+    assert rec.labels == {"colours": ["jaune", "bleu", ""]}
+    assert "colour" not in json.dumps(rec.document)
+    html = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    for key in ("card_bonus", "artifact_card"):
+        assert re.search(rf'id="f-players-0-{key}-0"[^>]*>\s*<legend>jaune</legend>', html), key
+        assert re.search(rf'id="f-players-0-{key}-1"[^>]*>\s*<legend>bleu</legend>', html), key
+        assert re.search(rf'id="f-players-0-{key}-2"[^>]*>\s*<legend>couleur 3</legend>', html), key
+    assert '<label for="players-1-artifacts-1">bleu</label>' in html
+    data = {"version": "1", "card_mode": "shared", "players-0-card_bonus-1-unlocked": "y",
+            "players-0-card_bonus-1-cards": "3", "players-1-track": "2", "action": "finish"}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    results = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "(bleu)" in results and "couleur 2" not in results
+    # "Rejouer" keeps the names
+    again = re.fullmatch(r"/g/([\w-]+)/", client.post(f"/g/{token}/rejouer").headers["Location"]).group(1)
+    assert record(app, again).labels == {"colours": ["jaune", "bleu", ""]}
 
 
 def test_pdf_sheet_from_the_edit_and_the_read_only_links(app, client):

@@ -146,7 +146,9 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             general.append(problem.message)
     if errors or general:
         return None
-    record = store.create(game.id, variant, names, colours, creation_key=form.once.data)
+    given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
+    labels = {"colours": given} if any(given) else None
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels)
     db.session.commit()
     return record
 
@@ -159,11 +161,13 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     result = store.result_of(record)
     errors = errors or {}
     warned = forms.warned(sc, record.document, sc.form(record.document))[0] if not errors else {}
+    sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
+        known_cards=store.known_cards(record.game),
         errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
@@ -320,9 +324,15 @@ def _results_context(record, *, editable: bool) -> dict:
     if result is None:
         return context
     totals = {p.name: p.total for p in result.players}
+    sc = forms.screens(record.game)
+    labels = store.labels_of(record)
+
+    def say(text: str) -> str:  # the table's names (Revive's colours) in the engine's sentences
+        return sc.relabel(text, labels) if sc else text
+
     rows = []
     for row in games.score_pad(result):
-        cells = [{"points": line.points, "detail": line.detail, "name": p.name}
+        cells = [{"points": line.points, "detail": say(line.detail), "name": p.name}
                  for line, p in zip(row.lines, result.players, strict=True)]
         rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
@@ -376,11 +386,21 @@ def view_sheet(token: str):
     return _sheet(store.by_view_token(token))
 
 
+# Table-level parts a new game with the same table keeps (the cards in play stay on the table).
+AGAIN_KEEPS = {"reterra": ("buildings",)}
+
+
 @bp.post("/g/<token>/rejouer")
 def again(token: str):
-    """Play again: a new game with the same game, variant, players and colours."""
+    """Play again: a new game with the same game, variant, players, colours and table names, the
+    next player starting (seat order shifted by one: the first player passes to the left); the
+    table-level cards in play stay (Reterra's buildings, ruling in docs/rulings.md)."""
     record = store.by_edit_token(token)
-    fresh = store.create(record.game, record.variant, store.names_of(record), store.colours_of(record))
+    names, colours = store.names_of(record), store.colours_of(record)
+    names, colours = names[1:] + names[:1], colours[1:] + colours[:1]
+    kept = {key: record.document[key] for key in AGAIN_KEEPS.get(record.game, ()) if key in record.document}
+    fresh = store.create(record.game, record.variant, names, colours, labels=store.labels_of(record),
+                         document=kept)
     db.session.commit()
     store.remember(fresh, can_edit=True)
     flash("Nouvelle partie, mêmes joueurs : bonne partie !", "success")
