@@ -428,8 +428,31 @@ def test_history_tells_a_game_from_its_copy_by_the_time(app, client):
     assert len(metas) == 2 and metas[0] != metas[1]
     assert any(m.startswith("22 nov. 2026 à 20 h 05 UTC ·") for m in metas), metas
     assert any(m.startswith("22 nov. 2026 à 21 h 40 UTC ·") for m in metas), metas
-    assert '<time datetime="2026-11-22T20:05Z">' in html
+    assert '<time datetime="2026-11-22T20:05Z" data-local>' in html
     assert "Supprimer la partie Revive du 22 nov. 2026 à 21 h 40 UTC" in html
+
+
+def test_times_are_said_in_the_players_time_zone(app, client):
+    """Once the browser said its zone (cookie set by zone.js): history, results and the PDF's date
+    are where the table plays. 23:30 UTC on 22 Nov is 23 Nov, 00:30 in Paris."""
+    from datetime import UTC, datetime
+
+    token = create(client, ["Maëlle", "Yanis"])
+    with app.app_context():
+        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
+        rec.created_at = datetime(2026, 11, 22, 23, 30, tzinfo=UTC)
+        db.session.commit()
+    client.set_cookie("companion_tz", "Europe/Paris")
+    html = unescape(client.get("/parties").get_data(as_text=True))
+    assert "23 nov. 2026 à 0 h 30 ·" in re.sub(r"<[^>]+>|\s+", lambda m: " " if m.group(0).isspace() else "", html)
+    assert "UTC" not in re.sub(r"<[^>]+>", "", html.split('<ul class="history"')[1])
+    data = {"version": "1", "card_mode": "shared", "players-0-track": "3", "action": "finish"}
+    client.post(f"/g/{token}/", data=data)
+    assert "23 nov. 2026" in unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert 'filename="revive-2026-11-23.pdf"' in client.get(f"/g/{token}/sheet.pdf").headers["Content-Disposition"]
+    # a zone that does not exist is ignored: UTC, said so
+    client.set_cookie("companion_tz", "Mars/Olympus")
+    assert "22 nov. 2026 à 23 h 30 UTC" in unescape(client.get("/parties").get_data(as_text=True))
 
 
 def test_delete_with_confirmation(app, client):

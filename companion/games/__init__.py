@@ -111,6 +111,11 @@ def score_pad(result: Result) -> list[PadRow]:
     return rows
 
 
+def tiebreak_keys(game_id: str) -> tuple[str, ...]:
+    """Breakdown keys whose detail carries a number a tie-break reads (Revive's leftover resources)."""
+    return tuple(getattr(_BY_ID.get(game_id), "TIEBREAK_KEYS", ()))
+
+
 def blank(value: object) -> bool:
     """Nothing entered: zeros, false, null, empty lists and objects, at any depth."""
     if isinstance(value, dict):

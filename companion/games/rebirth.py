@@ -539,6 +539,10 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
             by_value(lambda n: tara.get(n, 0), "cases adjacentes à la tour ronde de Tara")]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ()
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     """Validate the Rebirth part of a document and score it; None when `check` has problems."""
     variant = doc["variant"]

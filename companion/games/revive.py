@@ -277,6 +277,10 @@ def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
     ]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ("resources",)
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     check.known(doc, ("game", "variant", "players"), "")
     variant = doc["variant"]

@@ -10,13 +10,16 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
-from datetime import date, datetime
+import re
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
     Response,
     abort,
     flash,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -43,15 +46,45 @@ UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent enc
 DRAFT = "Enregistré (à compléter avant les résultats : voir les champs signalés)."
 
 
+ZONE_COOKIE = "companion_tz"  # the phone's time zone (IANA name), written by static/js/zone.js
+
+
+def zone() -> ZoneInfo | None:
+    """The player's time zone, from the cookie their browser set; None when unknown (no JS yet)."""
+    name = request.cookies.get(ZONE_COOKIE, "") if has_request_context() else ""
+    if not name or len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-/]+", name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local(value: datetime) -> datetime:
+    """A stored time (UTC; SQLite gives it back without its zone) in the player's time zone."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(zone() or UTC)
+
+
 def french_date(value: datetime | date | None) -> str:
     if value is None:
         return ""
+    if isinstance(value, datetime):
+        value = local(value)
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
 
 @bp.app_template_filter("fr_date")
 def _fr_date(value) -> str:
     return french_date(value)
+
+
+@bp.app_template_filter("fr_when")
+def _fr_when(value: datetime) -> str:
+    """« 22 nov. 2026 à 21 h 05 » in the player's zone; « … UTC » while the zone is unknown."""
+    t = local(value)
+    return f"{french_date(t)} à {t.hour} h {t.minute:02d}" + ("" if zone() else " UTC")
 
 
 def _screens_or_404(game_id: str) -> forms.Screens:
@@ -370,8 +403,9 @@ def _sheet(record):
     sc = _screens_or_404(record.game)
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
-    data = render_sheet(record.document, colours=colours, date=record.created_at.date())
-    name = f"{record.game}-{record.created_at:%Y-%m-%d}.pdf"
+    day = local(record.created_at).date()  # the date where the table played
+    data = render_sheet(record.document, colours=colours, date=day)
+    name = f"{record.game}-{day:%Y-%m-%d}.pdf"
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-store"}
     return Response(data, mimetype="application/pdf", headers=headers)
 
