@@ -10,7 +10,6 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
-import re
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
