@@ -238,7 +238,7 @@ def player_form(variant: str) -> type[Form]:
     class Player(Form):
         ui_only = ("mode", "grid", "built")
         mode = Choice("Communauté", "comptée sur la table, ou dessinée ici (l'appli compte)",
-                      choices=MODES, default=COUNTS)
+                      choices=MODES, default=COUNTS, local=True)
         segments = Count("Segments de 7 cases ou plus", "étendues ininterrompues de cases du même type",
                          hi=bounds["segments"])
         energy_sources = Count("Sources d'énergie entourées",

@@ -103,7 +103,7 @@ def table_form(variant: str) -> type[Form]:
         ui_only = ("card_mode", "card")
         card_mode = Choice("Carte Artefact", "selon la variante : une carte commune ou une par joueur",
                            choices=[(SHARED, "Une carte commune à tous"), (EACH, "Une carte par joueur")],
-                           default=SHARED)
+                           default=SHARED, local=True)
         card = Fixed(Group(CardPoints), engine.COLOURS, "Carte Artefact commune",
                      "les points indiqués sur chaque ligne de la carte", item_labels=COLOURS,
                      show_if=("card_mode", SHARED), copy_to="artifact_card")
