@@ -715,7 +715,9 @@
     var back = false;
     Object.keys(draft.values).forEach(function (n) {
       var mine = draft.values[n], was = (draft.base || {})[n] || "";
-      if (mine === was || valueOf(n) === mine) return;
+      /* a switch the server reads back otherwise (data-keep-local) comes back as this phone left it */
+      var kept = !!form.querySelector('[name="' + n + '"][data-keep-local]');
+      if ((mine === was && !kept) || valueOf(n) === mine) return;
       setValue(n, mine);
       if (was) base[n] = was; else delete base[n];
       back = true;
