@@ -221,17 +221,7 @@ class Phone:
                 assert got == name, f"'suivant' went to {got!r}, not {name!r}"
             else:
                 self.tap(page.locator(f'[name="{name}"]'))
-        if os.environ.get("BENCH_DEBUG"):
-            print("before", name, page.evaluate("""() => { window.__k = [];
-              document.addEventListener('keydown', e => window.__k.push(['down', e.key, e.defaultPrevented, e.target.name]), {once: false});
-              document.addEventListener('input', e => window.__k.push(['input', e.target.name, e.target.value]));
-              const a = document.activeElement; return [a.name, a.value, a.offsetParent && a.offsetParent.id, a.readOnly, a.disabled]; }"""))
         page.keyboard.type(str(value))
-        if os.environ.get("BENCH_DEBUG"):
-            page.wait_for_timeout(150)
-            print("keys", page.evaluate("window.__k"))
-        if os.environ.get("BENCH_DEBUG"):
-            print(name, value, page.evaluate("[document.activeElement.name, document.activeElement.value]"))
         got = page.locator(f'[name="{name}"]').input_value()
         # a fixed list's blank entry shows 0 and the typing lands after it: "01" reads as 1
         assert got.lstrip("0") == str(value).lstrip("0") or got == str(value), \
