@@ -146,6 +146,9 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             general.append(problem.message)
     if errors or general:
         return None
+    twin = store.untouched_twin(game.id, variant, names, colours)
+    if twin is not None:
+        return twin
     record = store.create(game.id, variant, names, colours, creation_key=form.once.data)
     db.session.commit()
     return record
