@@ -301,15 +301,18 @@
   /* Take in what the server holds (`stored`: every non-blank stored value): a field this phone has
      not changed since shows it; the base of every field becomes it, except the fields in conflict,
      which keep theirs until the player chooses. */
-  function adopt(values, keep) {
+  function adopt(values, keep, sent) {
     var names = {};
     Object.keys(values || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(base).forEach(function (n) { names[n] = 1; });
+    Object.keys(sent || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(names).forEach(function (n) {
       if (keep && keep[n]) return;
       var theirs = values[n] || "";
-      if (theirs === baseOf(n)) return;
-      if (valueOf(n) === baseOf(n)) setValue(n, theirs);
+      /* A field this phone just sent keeps what the player sees, even when the server holds it
+         otherwise (a radio that only arranges the page, like Reterra's "Dessiner" with nothing
+         painted yet): its base says what is stored, so it stays a change until it can be kept. */
+      if (!(sent && n in sent) && theirs !== baseOf(n) && valueOf(n) === baseOf(n)) setValue(n, theirs);
       if (theirs) base[n] = theirs; else delete base[n];
     });
     syncBase();
@@ -453,10 +456,7 @@
       if (status === 200 && data && data.ok) {
         version.value = data.version;
         stored = data.stored || {};
-        Object.keys(sent).forEach(function (n) {
-          if (sent[n][1]) base[n] = sent[n][1]; else delete base[n];
-        });
-        adopt(stored);
+        adopt(stored, null, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
         });
