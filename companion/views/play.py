@@ -342,7 +342,7 @@ def results(token: str):
     store.remember(record, can_edit=True)
     context = _results_context(record, editable=True)
     if context["result"] is None:
-        flash("Cette partie ne se calcule plus : vérifiez les champs signalés.", "error")
+        flash("Pas encore de résultats : complétez les champs signalés.", "error")
         return redirect(url_for("play.edit", token=token))
     share = url_for("play.view", token=record.view_token, _external=True)
     return render_template("play/results.html", share_url=share, **context)
@@ -355,10 +355,14 @@ def view(token: str):
     return render_template("play/view.html", **_results_context(record, editable=False))
 
 
-def _sheet(record):
+def _sheet(record, back: str):
+    """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
+    back to its page, which says so (`back`)."""
     from ..pdf import render_sheet  # WeasyPrint loads only when a sheet is asked for
 
     sc = _screens_or_404(record.game)
+    if store.result_of(record) is None:
+        return redirect(back)
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     data = render_sheet(record.document, colours=colours, date=record.created_at.date())
@@ -369,12 +373,12 @@ def _sheet(record):
 
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str):
-    return _sheet(store.by_edit_token(token))
+    return _sheet(store.by_edit_token(token), url_for("play.results", token=token))
 
 
 @bp.get("/r/<token>/sheet.pdf")
 def view_sheet(token: str):
-    return _sheet(store.by_view_token(token))
+    return _sheet(store.by_view_token(token), url_for("play.view", token=token))
 
 
 @bp.post("/g/<token>/rejouer")
