@@ -96,6 +96,19 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 - ``<div data-copy-to="KEY">`` around a table-level list: its inputs are copied into each player's.
 - Each field's wrapper is ``id="f-NAME"`` with its messages in ``id="e-NAME"``; autosave (JSON)
   answers ``{"errors": {NAME: [messages]}}`` and JS writes them there.
+- The form holds ``version`` and ``base_values`` (JSON: the stored value of every non-blank field the
+  page was rendered from); the autosave posts ``changes`` (JSON ``{NAME: [base, mine]}``), only the
+  fields the phone changed. ``merge`` lays them over what is stored now: a conflict is a field the
+  other side changed too, to another value (see "field-level saves" below and docs/architecture.md).
+- ``[data-main]`` is the page's main action (Enter on the last field does it).
+
+Messages
+--------
+
+Write them for a player: no contract key, no "(reçu 9)". A game's engine reports a value wrong on
+its own with ``check.add`` (never stored) and a rule between fields not met yet with ``check.rule``
+(stored as a draft, flagged beside each field, results refused): ``check`` tells them apart by
+``Problem.kind``.
 """
 
 from __future__ import annotations
