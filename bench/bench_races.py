@@ -160,7 +160,7 @@ def race(base_url: str, rng: random.Random) -> dict:
     picks = [rng.sample(fields, rng.randint(1, 3)), rng.sample(fields, rng.randint(1, 3))]
     if rng.random() < 0.35:  # sometimes the same field on both phones
         picks[1][0] = picks[0][0]
-    mines = [{name: str(rng.randint(1, 9)) for name in pick} for pick in picks]
+    mines = [{name: str(rng.randint(1, 8)) for name in pick} for pick in picks]  # within every bound
     if rng.random() < 0.3 and picks[1][0] == picks[0][0]:
         mines[1][picks[0][0]] = mines[0][picks[0][0]]  # ... sometimes to the same value
     modes = [rng.random() < 0.5, rng.random() < 0.5]
@@ -193,8 +193,8 @@ def race(base_url: str, rng: random.Random) -> dict:
     final = posted(a.request(f"/g/{token}/")[1])
     for name in set(mines[0]) | set(mines[1]):
         wanted = {mines[k][name] for k in (0, 1) if name in mines[k]}
-        if len(wanted) > 1:  # both changed it, differently: the phone that applied last
-            wanted = {mines[applied_last][name]} if applied_last is not None else wanted
+        if len(wanted) > 1:  # both changed it, differently: a conflict, then the phone that applied
+            wanted = {mines[applied_last][name]} if applied_last is not None else set()  # (none: lost)
         if final.get(name, "") not in wanted:
             out["lost"] += 1
     return out
