@@ -223,7 +223,9 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
         form = sc.form(record.document, formdata=request.form)
         checked = forms.check(sc, record.document, form)
         theirs = forms.differences(form, sc.form(record.document))
-        return Outcome("conflict", record, form, checked, theirs or {"version": ""})
+        if theirs:
+            return Outcome("conflict", record, form, checked, theirs)
+        changes = {}  # it says what is stored already: nothing to write
     for _ in range(RETRIES):
         merged = forms.merge(sc, record.document, changes, extra)
         form = merged.form
