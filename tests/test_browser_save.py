@@ -10,21 +10,10 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, new_game, saved, stored_document
+from helpers import check_layout, new_game, saved, second_phone, stored_document
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]
-
-
-def second_phone(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
 
 
 def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):

@@ -115,6 +115,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -694,28 +695,26 @@ def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[
     return out
 
 
-def parse_values(text: str | None) -> dict[str, str] | None:
-    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
-    import json
-
+def _json_object(text: str | None) -> dict | None:
     try:
         data = json.loads(text) if text else None
     except ValueError:
         return None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+    return data if isinstance(data, dict) else None
+
+
+def parse_values(text: str | None) -> dict[str, str] | None:
+    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
+    data = _json_object(text)
+    if data is None or not all(isinstance(v, str) for v in data.values()):
         return None
     return {str(k): v for k, v in data.items()}
 
 
 def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
-    import json
-
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = _json_object(text)
+    if data is None:
         return None
     out = {}
     for name, pair in data.items():
