@@ -774,9 +774,12 @@ def labels(form) -> dict[str, str]:
         elif isinstance(f, FieldList):
             item = getattr(f, "item_label", "") or text
             item_labels = getattr(f, "item_labels", None) or []
+            # a row says its own name ("Ville 2 · Tuile 1"); a fixed entry keeps its list's
+            # ("Cartes gagnées · couleur 1")
+            within = prefix if isinstance(f, Rows) and getattr(f, "item_label", "") else here
             for k, entry in enumerate(f.entries):
                 name = item_labels[k] if k < len(item_labels) else f"{item} {k + 1}"
-                visit(entry, here if isinstance(entry, FormField) else here, name)
+                visit(entry, within, name)
 
     for f in form:
         if f.short_name == "players" and isinstance(f, FieldList):

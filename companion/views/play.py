@@ -138,9 +138,8 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
         if path.startswith("players[") and path.endswith("].name"):
             seat = seats[int(path[len("players["):path.index("]")])]
             errors.setdefault(form.players.entries[seat].form.name.name, []).append(problem.message)
-        elif path == "players":
-            general.append(problem.message if names else
-                           f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
+        elif path == "players":  # too few: the form has no more seats than the game allows
+            general.append(f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
                            f"à {game.max_players} joueurs.")
         else:
             general.append(problem.message)
