@@ -317,6 +317,9 @@
     });
     syncBase();
     showIf();
+    /* fields written here fire no input event (they are not this phone's changes): scripts that
+       draw from fields (board.js) redraw on this */
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
   }
 
   function readDraft() {
