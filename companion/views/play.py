@@ -156,11 +156,15 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 # --------------------------------------------------------------------------- end state
 
 
-def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
+def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+               stored: dict | None = None):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+    if stored is None:
+        stored = forms.raw_values(sc.form(record.document))
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
+    stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
@@ -265,22 +269,23 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form))
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+                          stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
         return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
-                          general=[CONFLICT, *checked.general], status=409)
+                          general=[CONFLICT, *checked.general], status=409, stored=out.stored or None)
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[INVALID, *checked.general],
-                          status=422)
+                          status=422, stored=out.stored or None)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form, errors=checked.errors)
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.stored or None)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         return _edit_page(record, sc, form, errors=checked.errors,
-                          general=[UNFINISHED, *checked.general], status=422)
+                          general=[UNFINISHED, *checked.general], status=422, stored=out.stored or None)
     if finishing:
         return redirect(url_for("play.results", token=token))
     flash("Enregistré." if checked.ok else DRAFT, "success")
