@@ -736,11 +736,12 @@ class Merged:
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None) -> Merged:
-    """The stored game with this phone's changes applied (`extra`: csrf_token and the like)."""
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
+    `stored_form`: the stored document's form, when the caller built it already; only read)."""
     from werkzeug.datastructures import MultiDict
 
-    stored_form = screens_.form(document)
+    stored_form = stored_form if stored_form is not None else screens_.form(document)
     stored = raw_values(stored_form)
     shown = leaves(stored_form)
     conflicts = {}
