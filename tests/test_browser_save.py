@@ -190,3 +190,24 @@ def test_without_javascript_enter_saves_and_comes_back_to_the_field(browser, liv
         assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
     finally:
         context.close()
+
+
+def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
+    """What goes over the network: the changed fields, each with the value it was based on."""
+    import json
+    from urllib.parse import parse_qs
+
+    new_game(phone, "rebirth", "scotland", NAMES)
+    phone.fill('[name="players-0-castles"]', "2")
+    saved(phone)
+    sent = []
+    phone.on("request", lambda r: sent.append(r) if r.url.endswith("/save") else None)
+    phone.fill('[name="players-1-ports"]', "4")
+    saved(phone)
+    body = sent[-1].post_data
+    if "form-data" in (sent[-1].headers.get("content-type") or ""):
+        changes = json.loads(body.split('name="changes"')[1].split("\r\n\r\n", 1)[1].split("\r\n--")[0])
+    else:
+        changes = json.loads(parse_qs(body)["changes"][0])
+    assert changes == {"players-1-ports": ["", "4"]}
+    assert "players-0-castles" not in body

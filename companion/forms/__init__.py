@@ -63,6 +63,10 @@ player's list ``key`` (Revive's shared artifact card). Helpers for hooks and tem
 (every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
 WTForms), ``field_for(path, paths)``, ``give_names(form, names)`` (the players as the choices of
 every ``Name``; ``Screens.form`` and ``pad_rows`` call it). A blank number is ``None`` in ``field.data``.
+Saving (game-independent, used by the views): ``raw_values(form)`` (field name -> the text a browser
+posts), ``changes_of``, ``merge``, ``check`` (``Checked.storable``: no bad value; ``Checked.ok``: it
+scores), ``problems_of`` (a stored draft's rules, beside their fields), ``labels``/``summary`` (the
+error summary: "Éloïse · Châteaux", "Ville 1 · Tuile 1 · Joueur").
 
 Templates
 ---------
