@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 import sqlalchemy as sa
 from flask import abort, current_app, g, request
@@ -57,6 +58,28 @@ def create(game: str, variant: str, players: list[str], colours: list[str],
             raise
         return existing
     return record
+
+
+TWIN_WINDOW = 30 * 60  # seconds: Back to the new-game page then submit, within a sitting
+
+
+def untouched_twin(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord | None:
+    """A game this device created moments ago with the same game, variant, players and colours, and
+    nothing entered since (version 1): the same new game asked twice (Back, then submit a page the
+    browser fetched again, with a new one-time key). Going to it loses nothing: it is empty."""
+    device = device_id(create=False)
+    if device is None:
+        return None
+    since = now() - timedelta(seconds=TWIN_WINDOW)
+    rows = db.session.scalars(
+        sa.select(GameRecord).join(DeviceGame, DeviceGame.game_id == GameRecord.id)
+        .where(DeviceGame.device == device, DeviceGame.can_edit.is_(True), GameRecord.game == game,
+               GameRecord.variant == variant, GameRecord.version == 1, GameRecord.created_at >= since)
+        .order_by(GameRecord.id.desc()).limit(10))
+    for record in rows:
+        if names_of(record) == list(players) and colours_of(record) == list(colours):
+            return record
+    return None
 
 
 def by_creation_key(key: str) -> GameRecord | None:

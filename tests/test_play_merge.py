@@ -143,3 +143,107 @@ def posted_new(html: str) -> dict[str, str]:
         if name and ('type="hidden"' in tag or "checked" in tag):
             values[name.group(1)] = unescape(value.group(1)) if value else ""
     return values
+
+
+# ------------------------------------------------------------------ a draft breaking a rule
+
+
+def test_a_draft_breaking_a_rule_never_breaks_a_page(client, app):
+    """Stored as a draft with the Edinburgh holder and no castles: every page reading the game copes."""
+    token = start(client, app)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    assert client.post(f"/g/{token}/", data=page | {"edinburgh": "Jules", "players-1-castles": ""}
+                       ).status_code == 302
+    rec = stored(app, token)
+    assert rec.status == "draft" and rec.document["edinburgh"] == "Jules"
+    results = client.get(f"/g/{token}/resultats")
+    assert results.status_code == 302 and results.headers["Location"] == f"/g/{token}/"
+    edit = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    assert "Pas encore de résultats : complétez les champs signalés." in edit
+    assert error_beside(edit, "players-1-castles").startswith("au moins 1")
+    for url in (f"/g/{token}/sheet.pdf", f"/r/{rec.view_token}/sheet.pdf"):
+        assert client.get(url).status_code == 302
+    view = client.get(f"/r/{rec.view_token}/")
+    assert view.status_code == 200 and "pas encore de résultats" in unescape(view.get_data(as_text=True))
+    history = client.get("/parties")
+    assert history.status_code == 200 and "Jules" in history.get_data(as_text=True)
+
+
+def test_a_scored_game_broken_by_a_later_save_is_a_draft_again(client, app):
+    token = start(client, app)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    assert client.post(f"/g/{token}/", data=page | {"action": "finish"}).status_code == 302
+    assert stored(app, token).status == "scored"
+    answer = client.post(f"/g/{token}/save", data={"version": "0", "changes": json.dumps(
+        {"stirling": ["", "Éloïse"], "players-0-castles": ["2", "0"]})}).get_json()
+    assert answer["ok"] is True and answer["draft"] is True
+    assert "stirling" in answer["errors"] and "players-0-castles" in answer["errors"]
+    assert stored(app, token).status == "draft"
+
+
+# ------------------------------------------------------------------ no-JS: Enter, where the page comes back
+
+
+def test_no_js_enregistrer_comes_back_where_the_player_was(client, app):
+    token = start(client, app)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    response = client.post(f"/g/{token}/", data=page | {"players-1-ports": "2", "players-0-track": "9"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/g/{token}/#f-players-1-ports"  # the last one changed
+    html = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert 'id="f-players-1-ports"' in html
+
+
+def test_no_js_enter_in_a_field_saves_rather_than_adding_a_row(client, app):
+    """Enter in a field submits with the form's FIRST submit button: "Enregistrer", hidden, first."""
+    token = start(client, app)
+    html = client.get(f"/g/{token}/").get_data(as_text=True)
+    form = html[html.index('<form method="post"'):]
+    first = re.search(r"<button[^>]*type=\"submit\"[^>]*>", form).group(0)
+    assert 'name="action"' in first and 'value="save"' in first
+
+
+def test_refused_save_lists_each_field_to_fix_at_the_top(client, app):
+    token = start(client, app)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    response = client.post(f"/g/{token}/", data=page | {"players-1-ports": "99", "players-0-track": "abc"})
+    assert response.status_code == 422
+    html = unescape(response.get_data(as_text=True))
+    summary = re.search(r'<nav class="error-summary".*?</nav>', html, re.S).group(0)
+    items = [re.sub(r"<[^>]+>", "", li).strip() for li in re.findall(r"<li>(.*?)</li>", summary, re.S)]
+    assert items[0].startswith("Éloïse · ") and "doit être un nombre entier" in items[0]
+    assert items[1].startswith("Jules · ") and "doit être entre 0 et" in items[1]
+    assert re.findall(r'href="#(f-[^"]+)"', summary) == ["f-players-0-track", "f-players-1-ports"]
+
+
+def race_two_phones(app, rounds: int = 15) -> None:
+    """Two phones autosaving different players' fields at the same instants, `rounds` times each:
+    every save lands (the merge is made again on a stale version), none is undone, no conflict."""
+    import threading
+
+    client = app.test_client()
+    token = create_game(client, "rebirth", "scotland", NAMES)
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def phone(field: str) -> None:
+        own = app.test_client()
+        last = ""
+        for k in range(1, rounds + 1):
+            barrier.wait()
+            answer = autosave(own, token, 0, **{field: (last, str(k))})
+            statuses.append(answer.status_code)
+            last = str(k)
+
+    threads = [threading.Thread(target=phone, args=(f,)) for f in ("players__0__track", "players__1__ports")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [200] * (2 * rounds)
+    players = stored(app, token).document["players"]
+    assert players[0]["track"] == rounds and players[1]["ports"] == rounds
+
+
+def test_simultaneous_saves_of_different_fields_all_land(app):
+    race_two_phones(app)

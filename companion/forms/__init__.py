@@ -63,6 +63,10 @@ player's list ``key`` (Revive's shared artifact card). Helpers for hooks and tem
 (every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
 WTForms), ``field_for(path, paths)``, ``give_names(form, names)`` (the players as the choices of
 every ``Name``; ``Screens.form`` and ``pad_rows`` call it). A blank number is ``None`` in ``field.data``.
+Saving (game-independent, used by the views): ``raw_values(form)`` (field name -> the text a browser
+posts), ``changes_of``, ``merge``, ``check`` (``Checked.storable``: no bad value; ``Checked.ok``: it
+scores), ``problems_of`` (a stored draft's rules, beside their fields), ``labels``/``summary`` (the
+error summary: "Éloïse · Châteaux", "Ville 1 · Tuile 1 · Joueur").
 
 Templates
 ---------
@@ -96,12 +100,26 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 - ``<div data-copy-to="KEY">`` around a table-level list: its inputs are copied into each player's.
 - Each field's wrapper is ``id="f-NAME"`` with its messages in ``id="e-NAME"``; autosave (JSON)
   answers ``{"errors": {NAME: [messages]}}`` and JS writes them there.
+- The form holds ``version`` and ``base_values`` (JSON: the stored value of every non-blank field the
+  page was rendered from); the autosave posts ``changes`` (JSON ``{NAME: [base, mine]}``), only the
+  fields the phone changed. ``merge`` lays them over what is stored now: a conflict is a field the
+  other side changed too, to another value (see "field-level saves" below and docs/architecture.md).
+- ``[data-main]`` is the page's main action (Enter on the last field does it).
+
+Messages
+--------
+
+Write them for a player: no contract key, no "(reçu 9)". A game's engine reports a value wrong on
+its own with ``check.add`` (never stored) and a rule between fields not met yet with ``check.rule``
+(stored as a draft, flagged beside each field, results refused): ``check`` tells them apart by
+``Problem.kind``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -700,28 +718,26 @@ def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[
     return out
 
 
-def parse_values(text: str | None) -> dict[str, str] | None:
-    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
-    import json
-
+def _json_object(text: str | None) -> dict | None:
     try:
         data = json.loads(text) if text else None
     except ValueError:
         return None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+    return data if isinstance(data, dict) else None
+
+
+def parse_values(text: str | None) -> dict[str, str] | None:
+    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
+    data = _json_object(text)
+    if data is None or not all(isinstance(v, str) for v in data.values()):
         return None
     return {str(k): v for k, v in data.items()}
 
 
 def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
-    import json
-
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = _json_object(text)
+    if data is None:
         return None
     out = {}
     for name, pair in data.items():
@@ -743,11 +759,12 @@ class Merged:
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None) -> Merged:
-    """The stored game with this phone's changes applied (`extra`: csrf_token and the like)."""
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
+    `stored_form`: the stored document's form, when the caller built it already; only read)."""
     from werkzeug.datastructures import MultiDict
 
-    stored_form = screens_.form(document)
+    stored_form = stored_form if stored_form is not None else screens_.form(document)
     stored = raw_values(stored_form)
     shown = leaves(stored_form)
     conflicts = {}
@@ -781,9 +798,12 @@ def labels(form) -> dict[str, str]:
         elif isinstance(f, FieldList):
             item = getattr(f, "item_label", "") or text
             item_labels = getattr(f, "item_labels", None) or []
+            # a row says its own name ("Ville 2 · Tuile 1"); a fixed entry keeps its list's
+            # ("Cartes gagnées · couleur 1")
+            within = prefix if isinstance(f, Rows) and getattr(f, "item_label", "") else here
             for k, entry in enumerate(f.entries):
                 name = item_labels[k] if k < len(item_labels) else f"{item} {k + 1}"
-                visit(entry, here if isinstance(entry, FormField) else here, name)
+                visit(entry, within, name)
 
     for f in form:
         if f.short_name == "players" and isinstance(f, FieldList):

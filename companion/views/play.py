@@ -18,6 +18,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     has_request_context,
     jsonify,
     redirect,
@@ -170,14 +171,16 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
         if path.startswith("players[") and path.endswith("].name"):
             seat = seats[int(path[len("players["):path.index("]")])]
             errors.setdefault(form.players.entries[seat].form.name.name, []).append(problem.message)
-        elif path == "players":
-            general.append(problem.message if names else
-                           f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
+        elif path == "players":  # too few: the form has no more seats than the game allows
+            general.append(f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
                            f"à {game.max_players} joueurs.")
         else:
             general.append(problem.message)
     if errors or general:
         return None
+    twin = store.untouched_twin(game.id, variant, names, colours)
+    if twin is not None:
+        return twin
     given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
     labels = {"colours": given} if any(given) else None
     record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels)
@@ -188,13 +191,17 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 # --------------------------------------------------------------------------- end state
 
 
-def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
+def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+               stored: dict | None = None):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+    if stored is None:
+        stored = forms.raw_values(_stored_form(sc, record))
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, sc.form(record.document))[0] if not errors else {}
+    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
-    stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
+    stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
@@ -217,8 +224,25 @@ class Outcome:
     form: object
     checked: forms.Checked | None
     theirs: dict[str, str] = field(default_factory=dict)
-    stored: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] | None = None  # the stored values, when already read
     changed: list[str] = field(default_factory=list)
+    screens: forms.Screens | None = None
+
+    @property
+    def stored(self) -> dict[str, str]:
+        """Every stored value as the page shows it (read once, when asked for)."""
+        if self.known is None:
+            self.known = forms.raw_values(_stored_form(self.screens, self.record))
+        return self.known
+
+
+def _stored_form(sc: forms.Screens, record):
+    """The form of the stored document, built once per request and version (only ever read)."""
+    cache = g.setdefault("stored_forms", {})
+    key = (record.id, record.version)
+    if key not in cache:
+        cache[key] = sc.form(record.document)
+    return cache[key]
 
 
 RETRIES = 8
@@ -242,7 +266,7 @@ def _changes(record, sc: forms.Screens) -> dict[str, tuple[str, str]] | None:
             version = None
         if version != record.version:
             return None
-        base = forms.raw_values(sc.form(record.document))
+        base = forms.raw_values(_stored_form(sc, record))
     return forms.changes_of(posted, base)
 
 
@@ -256,28 +280,29 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
         checked = forms.check(sc, record.document, form)
-        theirs = forms.differences(form, sc.form(record.document))
-        return Outcome("conflict", record, form, checked, theirs or {"version": ""})
+        theirs = forms.differences(form, _stored_form(sc, record))
+        if theirs:
+            return Outcome("conflict", record, form, checked, theirs, screens=sc)
+        changes = {}  # it says what is stored already: nothing to write
     for _ in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra)
-        form = merged.form
+        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record))
+        form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
-            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, list(changes))
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, sc)
         if not checked.storable:
-            return Outcome("invalid", record, form, checked, {}, merged.stored, list(changes))
+            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, sc)
         status = None if checked.ok else "draft"  # a scored game always scores
         if finishing and checked.ok:
             status = "scored"
         if checked.document == record.document and status in (None, record.status):
-            return Outcome("saved", record, form, checked, {}, merged.stored, list(changes))  # nothing new
+            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc)  # nothing new
         try:
             record = store.save(record, checked.document, record.version, status=status)
         except store.StaleVersion as exc:
             record = exc.record
             continue
-        fresh = forms.raw_values(sc.form(record.document))
-        return Outcome("saved", record, form, checked, {}, fresh, list(changes))
+        return Outcome("saved", record, form, checked, {}, None, changed, sc)  # stored: read if asked
     abort(503)
 
 
@@ -298,22 +323,23 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form))
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+                          stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
         return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
-                          general=[CONFLICT, *checked.general], status=409)
+                          general=[CONFLICT, *checked.general], status=409, stored=out.known)
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[INVALID, *checked.general],
-                          status=422)
+                          status=422, stored=out.known)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form, errors=checked.errors)
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         return _edit_page(record, sc, form, errors=checked.errors,
-                          general=[UNFINISHED, *checked.general], status=422)
+                          general=[UNFINISHED, *checked.general], status=422, stored=out.known)
     if finishing:
         return redirect(url_for("play.results", token=token))
     flash("Enregistré." if checked.ok else DRAFT, "success")
@@ -383,7 +409,7 @@ def results(token: str):
     store.remember(record, can_edit=True)
     context = _results_context(record, editable=True)
     if context["result"] is None:
-        flash("Cette partie ne se calcule plus : vérifiez les champs signalés.", "error")
+        flash("Pas encore de résultats : complétez les champs signalés.", "error")
         return redirect(url_for("play.edit", token=token))
     share = url_for("play.view", token=record.view_token, _external=True)
     return render_template("play/results.html", share_url=share, **context)
@@ -396,10 +422,14 @@ def view(token: str):
     return render_template("play/view.html", **_results_context(record, editable=False))
 
 
-def _sheet(record):
+def _sheet(record, back: str):
+    """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
+    back to its page, which says so (`back`)."""
     from ..pdf import render_sheet  # WeasyPrint loads only when a sheet is asked for
 
     sc = _screens_or_404(record.game)
+    if store.result_of(record) is None:
+        return redirect(back)
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
@@ -411,12 +441,12 @@ def _sheet(record):
 
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str):
-    return _sheet(store.by_edit_token(token))
+    return _sheet(store.by_edit_token(token), url_for("play.results", token=token))
 
 
 @bp.get("/r/<token>/sheet.pdf")
 def view_sheet(token: str):
-    return _sheet(store.by_view_token(token))
+    return _sheet(store.by_view_token(token), url_for("play.view", token=token))
 
 
 # Table-level parts a new game with the same table keeps (the cards in play stay on the table).

@@ -408,15 +408,6 @@
     Object.keys(base).forEach(function (n) {  // a row removed on this phone: its fields are blank now
       if (!(n in now) && baseOf(n) !== "" && !local[n]) out[n] = [baseOf(n), ""];
     });
-    /* A ui-only switch the server reads back from the document (forms._Extras.local: Reterra's
-       "dessiner" while the board is blank) goes with every save where the server reads it otherwise,
-       based on what the server holds, so the rest of the save is read the way this phone shows it. */
-    if (sendable) {
-      $all("[data-keep-local]", form).forEach(function (el) {
-        var n = el.name, held = Object.prototype.hasOwnProperty.call(stored, n) ? stored[n] : baseOf(n);
-        if (n && !local[n] && now[n] !== held && !out[n]) out[n] = [held, now[n]];
-      });
-    }
     return out;
   }
   function pending() { return Object.keys(changes(false)).length > 0; }
@@ -437,20 +428,25 @@
   /* Take in what the server holds (`stored`: every non-blank stored value): a field this phone has
      not changed since shows it; the base of every field becomes it, except the fields in conflict,
      which keep theirs until the player chooses. */
-  function adopt(values, keep) {
+  function adopt(values, keep, sent) {
     var names = {};
     Object.keys(values || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(base).forEach(function (n) { names[n] = 1; });
+    Object.keys(sent || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(names).forEach(function (n) {
       if (keep && keep[n]) return;
-      if (form.querySelector('[name="' + n + '"][data-keep-local]')) return;  // see forms._Extras.local
       var theirs = values[n] || "";
-      if (theirs === baseOf(n)) return;
-      if (valueOf(n) === baseOf(n)) setValue(n, theirs);
+      /* A field this phone just sent keeps what the player sees, even when the server holds it
+         otherwise (a radio that only arranges the page, like Reterra's "Dessiner" with nothing
+         painted yet): its base says what is stored, so it stays a change until it can be kept. */
+      if (!(sent && n in sent) && theirs !== baseOf(n) && valueOf(n) === baseOf(n)) setValue(n, theirs);
       if (theirs) base[n] = theirs; else delete base[n];
     });
     syncBase();
     showIf();
+    /* fields written here fire no input event (they are not this phone's changes): scripts that
+       draw from fields (board.js) redraw on this */
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
   }
 
   function readDraft() {
@@ -600,12 +596,7 @@
       if (status === 200 && data && data.ok) {
         version.value = data.version;
         stored = data.stored || {};
-        Object.keys(sent).forEach(function (n) {
-          if (sent[n][1]) base[n] = sent[n][1]; else delete base[n];
-        });
-        /* the fields just sent keep what this phone shows: a ui-only choice (Reterra's "dessiner"
-           while the board is still blank) reads back from the document as its default */
-        adopt(stored, sent);
+        adopt(stored, null, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
         });
@@ -674,6 +665,10 @@
   form.addEventListener("submit", function (e) {
     clearTimeout(timer);
     timer = null;
+    try {  // once the server holds a newer version, this draft was sent: it is not put back
+      var d = readDraft();
+      if (d) { d.submitted = version.value; localStorage.setItem(key, JSON.stringify(d)); }
+    } catch (err) { /* ignore */ }
     if (inFlight) {
       e.preventDefault();
       submitAfter = e.submitter || true;
@@ -728,7 +723,8 @@
 
   var draft = readDraft();
   var theirsShown = !!form.querySelector(".theirs");  // a conflict page (no-JS submit): taken as shown
-  if (draft && draft.values && !theirsShown && restore(draft)) {
+  var sent = !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.submitted, 10));
+  if (draft && draft.values && !theirsShown && !sent && restore(draft)) {
     showIf();
     showNotice(["Des saisies non enregistr\u00e9es ont \u00e9t\u00e9 retrouv\u00e9es sur ce t\u00e9l\u00e9phone : elles sont remises et envoy\u00e9es."]);
     /* sent once every script has read the restored fields (board.js marks what cannot be sent yet) */
