@@ -29,6 +29,10 @@ What `companion/forms/<game>.py` provides
     (by default every contract-named field, blanks left out), and record in ``paths``
     (contract path -> field name) where a value came from when it is not its own field.
 
+``COLOUR_NAMES``  (optional) how many colours of its own the table names once on the new-game page
+    (Revive: 3, with ``COLOUR_HINT``); stored beside the document (``GameRecord.labels``), given to
+    the form by ``label_form(form, labels)`` and to the engine's sentences by ``relabel(text, labels)``.
+
 Field names mirror contract paths: ``players[0].resources.gears`` is the field
 ``players-0-resources-gears`` (WTForms FieldList/FormField naming). Engine problems are attached
 to the field of their path (or of the nearest enclosing path that has a field, else to the top of
@@ -55,6 +59,11 @@ Field types (all take ``label`` and ``hint``: a few words saying what to count, 
     offered. A row may hold a list of its own (a city's ``tiles``): field names, the no-JS padding,
     JS adding/removing/renumbering and the local draft handle lists at any depth, and the ``Name``
     fields of rows added at any time (padding, "ajouter") offer the players like the others.
+
+A ``Choice`` may say ``local=True``: a ui-only switch the server reads back from the document
+(Reterra's "dessiner" while nothing is painted): the page keeps what this phone chose. A ``Name`` is
+rendered as one chip per player (a radio each: one tap); a ``Name`` subclass (a city tile's
+``Owner``) stays a ``<select>``.
 
 Each of them accepts ``show_if=("field", "value")``: shown only while the ui_only radio ``field``
 (top-level) has that value (the server renders the state it stores; JS follows the radio); and
