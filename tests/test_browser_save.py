@@ -230,3 +230,31 @@ def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
         changes = json.loads(parse_qs(body)["changes"][0])
     assert changes == {"players-1-ports": ["", "4"]}
     assert "players-0-castles" not in body
+
+
+def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    phone.fill('[name="cities-0-size"]', "3")
+    phone.select_option('[name="cities-0-tiles-0-player"]', "Éloïse")
+    phone.fill('[name="cities-0-tiles-0-influence"]', "2")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        for page, who, icons in ((phone, "Jules", "1"), (other, "Éloïse", "3")):
+            page.locator('#f-cities-0-tiles > button[name="add_row"]').tap()
+            page.select_option('[name="cities-0-tiles-1-player"]', who)
+            page.fill('[name="cities-0-tiles-1-influence"]', icons)
+            saved(page)
+        assert other.locator("#play-notice").is_hidden()  # no conflict: both tiles are kept
+        tiles = stored_document(live_server, url)["cities"][0]["tiles"]
+        assert tiles == [{"player": "Éloïse", "influence": 2}, {"player": "Jules", "influence": 1},
+                         {"player": "Éloïse", "influence": 3}]
+        # B's screen shows the three tiles, Jules's where A put it and B's own after it.
+        expect(other.locator('[name="cities-0-tiles-1-player"]')).to_have_value("Jules")
+        expect(other.locator('[name="cities-0-tiles-2-player"]')).to_have_value("Éloïse")
+        expect(other.locator('[name="cities-0-tiles-2-influence"]')).to_have_value("3")
+        other.wait_for_timeout(1000)  # nothing left to send: no save undoes A's tile
+        assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
+    finally:
+        context.close()

@@ -699,6 +699,7 @@ def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, 
 
 BASE = "base_values"
 CHANGES = "changes"
+ADDED = "new_rows"
 
 
 def raw_values(form) -> dict[str, str]:
@@ -756,25 +757,89 @@ def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     return out
 
 
+def parse_list(text: str | None) -> list[str] | None:
+    """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
+    try:
+        data = json.loads(text) if text else []
+    except ValueError:
+        return None
+    return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
+
+
 @dataclass
 class Merged:
     """This phone's changes laid over the stored values: the form to check and store, the fields
-    the other side changed differently (name -> their value as a person reads it), and the
-    stored values the merge was made on."""
+    the other side changed differently (name -> their value as a person reads it), the stored
+    values the merge was made on, and the rows this phone added that went to another index
+    (old prefix -> new: the other phone had added a row at the same place)."""
 
     form: EndState
     conflicts: dict[str, str]
     stored: dict[str, str]
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + "-")
+
+
+def new_rows(form, base: dict[str, str]) -> list[str]:
+    """The rows of `form` (a posted form) that were blank in `base`: rows this phone added."""
+    out = []
+    for f in walk(form):
+        if isinstance(f, Rows):
+            for entry in f.entries:
+                if not any(_under(n, entry.name) and v for n, v in base.items()):
+                    out.append(entry.name)
+    return out
+
+
+def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
+              limits: dict[str, int]) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
+    row goes to the first free index of its list, so both are kept and neither is a conflict.
+    Outer rows first (a new city moves with its tiles)."""
+    out, moved = dict(changes), {}
+    for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
+        match = re.fullmatch(r"(.+)-(\d+)", prefix)
+        if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
+            continue
+        mine = {n: pair for n, pair in out.items() if _under(n, prefix)}
+        if not mine or not any(v for n, v in stored.items() if _under(n, prefix)):
+            continue  # nothing of mine there, or the place is still free
+        if any(pair[0] for pair in mine.values()):
+            continue  # not a row this phone added
+        lst = match.group(1)
+        taken = set()
+        for n in list(stored) + list(out):
+            m = re.match(re.escape(lst) + r"-(\d+)(?:-|$)", n)
+            if m and (stored.get(n) or n in out):
+                taken.add(int(m.group(1)))
+        free = next((k for k in range(limits[lst]) if k not in taken), None)
+        if free is None:
+            continue  # no room: a conflict, the player chooses
+        target = f"{lst}-{free}"
+        for n, pair in mine.items():
+            del out[n]
+            out[target + n[len(prefix):]] = pair
+        moved[prefix] = target
+    return out, moved
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None, stored_form: EndState | None = None) -> Merged:
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None,
+          added: list[str] | None = None) -> Merged:
     """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
-    `stored_form`: the stored document's form, when the caller built it already; only read)."""
+    `stored_form`: the stored document's form, when the caller built it already, only read;
+    `added`: the rows this phone added, see `new_rows`)."""
     from werkzeug.datastructures import MultiDict
 
     stored_form = stored_form if stored_form is not None else screens_.form(document)
     stored = raw_values(stored_form)
+    moved: dict[str, str] = {}
+    if added:
+        limits = {f.name: f.max_entries for f in walk(stored_form) if isinstance(f, Rows)}
+        changes, moved = _relocate(changes, added, stored, limits)
     shown = leaves(stored_form)
     conflicts = {}
     for name, (was, mine) in changes.items():
@@ -786,7 +851,7 @@ def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]]
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
     pairs = list(data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, stored)
+    return Merged(form, conflicts, stored, moved)
 
 
 def labels(form) -> dict[str, str]:

@@ -411,6 +411,22 @@
     return out;
   }
   function pending() { return Object.keys(changes(false)).length > 0; }
+  function under(name, prefix) { return name === prefix || name.indexOf(prefix + "-") === 0; }
+
+  /* The rows this phone added (nothing of theirs in the base) that the changes fill: should the
+     other phone have added a row at the same place, the server puts this one after it. */
+  function added(sent) {
+    var out = [];
+    $all("[data-rows]", form).forEach(function (box) {
+      rowsOf(box).forEach(function (row, i) {
+        var prefix = box.dataset.rows + "-" + i;
+        var mine = Object.keys(sent).some(function (n) { return under(n, prefix); });
+        var was = Object.keys(base).some(function (n) { return under(n, prefix) && base[n]; });
+        if (mine && !was) out.push(prefix);
+      });
+    });
+    return out;
+  }
 
   function byName(name) {
     return $all("input, select, textarea", form).filter(function (el) { return el.name === name; });
@@ -584,6 +600,7 @@
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
     data.append("changes", JSON.stringify(sent));
+    data.append("new_rows", JSON.stringify(added(sent)));
     say("Enregistrement\u2026", "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
@@ -596,6 +613,16 @@
       if (status === 200 && data && data.ok) {
         version.value = data.version;
         stored = data.stored || {};
+        /* A row of ours put after the other phone's (both added one at the same place): its old place
+           shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
+        Object.keys(data.moved || {}).forEach(function (old) {
+          Object.keys(sent).forEach(function (n) {
+            if (!under(n, old)) return;
+            delete sent[n];
+            setValue(n, stored[n] || "");
+            if (stored[n]) base[n] = stored[n]; else delete base[n];
+          });
+        });
         adopt(stored, null, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
