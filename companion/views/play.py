@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -430,15 +430,22 @@ def view(token: str):
 def _sheet(record, back: str):
     """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
     back to its page, which says so (`back`)."""
-    from ..pdf import render_sheet  # WeasyPrint loads only when a sheet is asked for
+    from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is asked for
 
     sc = _screens_or_404(record.game)
-    if store.result_of(record) is None:
+    result = store.result_of(record)
+    if result is None:
         return redirect(back)
+    labels = store.labels_of(record)
+    if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
+        result = replace(result, players=[
+            replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
+                                  for line in p.breakdown])
+            for p in result.players])
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
-    data = render_sheet(record.document, colours=colours, date=day)
+    data = sheet_from_result(record.document, result, colours=colours, date=day)
     name = f"{record.game}-{day:%Y-%m-%d}.pdf"
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-store"}
     return Response(data, mimetype="application/pdf", headers=headers)
