@@ -50,6 +50,12 @@ class GameRecord(db.Model):
     # page for the version and engine it was computed with (companion/views/stats.py): 500 games
     # need not be scored again on every visit. Never read as the truth: it is remade when stale.
     summary: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    # Names the table gives once, beside the document for the same reason: {"colours": [...]} for
+    # Revive's three card colours (the rules name only yellow).
+    labels: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    # The one-time key of the new-game form that created it: the same form posted again (a double
+    # tap on "Commencer la saisie", Back then submit) goes to this game instead of making another.
+    creation_key: Mapped[str | None] = mapped_column(sa.String(64), unique=True, index=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
 

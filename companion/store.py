@@ -1,8 +1,9 @@
 """Stored games: create, load, save with a version check, and each device's history.
 
 Flask-aware but game-independent: the views call these, the games' forms never touch the database.
-A stored document always scores (a save that does not is refused before it reaches here), so the
-results page and the history can always recompute a game.
+A stored document never holds a bad value (a save with one is refused before it reaches here); a
+draft may still break a rule between fields (a castle holder typed before the castles), a scored
+game always scores: `result_of` is None for such a draft, and every page reading it says so.
 """
 
 from __future__ import annotations
@@ -38,13 +39,55 @@ class StaleVersion(Exception):
 # --------------------------------------------------------------------------- games
 
 
-def create(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord:
-    document = {"game": game, "variant": variant, "players": [{"name": n} for n in players]}
+def create(game: str, variant: str, players: list[str], colours: list[str],
+           creation_key: str | None = None, labels: dict | None = None,
+           document: dict | None = None) -> GameRecord:
+    """A new game; with `creation_key` (the new-game form's one-time key), the game that key
+    already created when there is one, so the same form posted twice makes one game."""
+    if creation_key:
+        existing = by_creation_key(creation_key)
+        if existing is not None:
+            return existing
+    document = {"game": game, "variant": variant, **(document or {}),
+                "players": [{"name": n} for n in players]}
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
-                        status="draft", version=1)
+                        labels=labels or None, status="draft", version=1, creation_key=creation_key or None)
     db.session.add(record)
-    db.session.flush()
+    try:
+        db.session.flush()
+    except sa.exc.IntegrityError:  # the same form posted at the same instant: the other one won
+        db.session.rollback()
+        existing = by_creation_key(creation_key) if creation_key else None
+        if existing is None:
+            raise
+        return existing
     return record
+
+
+TWIN_WINDOW = 30 * 60  # seconds: Back to the new-game page then submit, within a sitting
+
+
+def untouched_twin(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord | None:
+    """A game this device created moments ago with the same game, variant, players and colours, and
+    nothing entered since (version 1): the same new game asked twice (Back, then submit a page the
+    browser fetched again, with a new one-time key). Going to it loses nothing: it is empty."""
+    device = device_id(create=False)
+    if device is None:
+        return None
+    since = now() - timedelta(seconds=TWIN_WINDOW)
+    rows = db.session.scalars(
+        sa.select(GameRecord).join(DeviceGame, DeviceGame.game_id == GameRecord.id)
+        .where(DeviceGame.device == device, DeviceGame.can_edit.is_(True), GameRecord.game == game,
+               GameRecord.variant == variant, GameRecord.version == 1, GameRecord.created_at >= since)
+        .order_by(GameRecord.id.desc()).limit(10))
+    for record in rows:
+        if names_of(record) == list(players) and colours_of(record) == list(colours):
+            return record
+    return None
+
+
+def by_creation_key(key: str) -> GameRecord | None:
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.creation_key == key))
 
 
 def by_edit_token(token: str) -> GameRecord:
@@ -103,6 +146,27 @@ def colours_of(record: GameRecord) -> list[str]:
     stored = list(record.colours or [])
     n = len(record.document.get("players", []))
     return (stored + [""] * n)[:n]
+
+
+def labels_of(record: GameRecord) -> dict:
+    """The names the table gave beside the document ({"colours": [...]}), {} when none."""
+    return dict(record.labels or {})
+
+
+def known_cards(game: str) -> list[dict]:
+    """Reterra's building cards (name, points) this device used before, latest game first, each
+    (name, points) once: the new game's cards are picked from them."""
+    rows = [entry.record for entry in history() if entry.record.game == game]
+    seen, out = set(), []
+    for record in rows:
+        for card in record.document.get("buildings") or []:
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+                continue
+            key = (card["name"].strip().lower(), card.get("points"))
+            if key not in seen:
+                seen.add(key)
+                out.append({"name": card["name"].strip(), "points": card.get("points")})
+    return out
 
 
 def names_of(record: GameRecord) -> list[str]:

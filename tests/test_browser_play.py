@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
-from helpers import check_layout, saved
+from helpers import check_layout, saved, second_phone, show_player
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -21,6 +20,7 @@ def new_game(page, variant: str, names: list[str]) -> str:
 
 def fill_player(page, i: int, p: dict, *, card_each: bool) -> None:
     """Type one player's end state the way a player does: fields, boxes, rows, a few − / + taps."""
+    show_player(page, i)
     pre = f"players-{i}-"
     for key in ("track", "progress", "scyphoz", "artifact_points", "devotion", "machine_progress"):
         if p.get(key):
@@ -64,6 +64,7 @@ def test_revive_abyss_example_played_through(phone):
     new_game(phone, "abyss", ["Maëlle", "Yanis"])
     check_layout(phone)
     phone.get_by_label("Une carte par joueur").check()  # each player has their own artifact card
+    show_player(phone, 0)
     assert phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
     for i, player in enumerate(example["players"]):
         fill_player(phone, i, player, card_each=True)
@@ -91,6 +92,7 @@ def test_revive_base_game_with_a_shared_card(phone):
     # The shared artifact card: points typed once (1, 2, 3), each player counts their own.
     for j, points in enumerate((1, 2, 3)):
         phone.fill(f'[name="card-{j}-points"]', str(points))
+    show_player(phone, 0)
     assert not phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
     fill_player(phone, 0, {"track": 41, "progress": 5, "card_bonus": [{"unlocked": True, "cards": 4}],
                            "great_locations": [7, 4], "resources": {"gears": 3, "food": 3},
@@ -138,16 +140,19 @@ def test_tie_settled_by_leftover_resources(phone):
 
 def test_bad_value_corrected_after_its_message(phone):
     url = new_game(phone, "base", ["Alice", "Bob"])
+    show_player(phone, 0)
     phone.fill('[name="players-0-track"]', "40")
     saved(phone)
+    show_player(phone, 1)
     phone.fill('[name="players-1-resources-gears"]', "9")  # at most 6 (V2)
     message = phone.locator("#e-players-1-resources-gears")
     message.wait_for(state="visible")
-    assert message.inner_text() == "doit être entre 0 et 6 (reçu 9)"
+    assert message.inner_text() == "doit être entre 0 et 6"
     assert "à corriger" in phone.locator("#save-state").inner_text()
     # A reload keeps what was typed (the draft on the phone), the message comes back.
     phone.goto(url)
     assert phone.locator('[name="players-1-resources-gears"]').input_value() == "9"
+    show_player(phone, 1)
     message.wait_for(state="visible")
     phone.fill('[name="players-1-resources-gears"]', "6")
     saved(phone)
@@ -159,29 +164,31 @@ def test_bad_value_corrected_after_its_message(phone):
 
 def test_two_phones_editing_one_game(phone, browser, live_server):
     url = new_game(phone, "base", ["Alice", "Bob"])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    other = context.new_page()
-    other.set_default_timeout(10_000)
+    context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
+        show_player(phone, 0)
         phone.fill('[name="players-0-track"]', "38")  # phone A saves first
         saved(phone)
-        other.fill('[name="players-1-track"]', "12")  # phone B, still on the old version
+        show_player(other, 1)
+        other.fill('[name="players-1-track"]', "12")  # phone B, opened before, another field
+        saved(other)  # no conflict: B sends only what it changed...
+        expect(other.locator('[name="players-0-track"]')).to_have_value("38")  # ...and takes in A's
+        # Both change Alice's progress: B is told, with A's value, and keeps its own entry.
+        phone.fill('[name="players-0-progress"]', "5")
+        saved(phone)
+        show_player(other, 0)
+        other.fill('[name="players-0-progress"]', "7")
         notice = other.locator("#play-notice")
         notice.wait_for(state="visible")
         assert "Rien n'a été écrasé" in notice.inner_text()
-        assert other.locator("#t-players-0-track").inner_text() == "Enregistré sur l'autre appareil : 38"
-        assert other.locator('[name="players-1-track"]').input_value() == "12"  # B's entry is kept
-        # B takes A's value and re-applies its own entry.
-        other.fill('[name="players-0-track"]', "38")
+        assert other.locator("#t-players-0-progress").inner_text() == "Enregistré sur l'autre appareil : 5"
+        assert other.locator(".theirs").count() == 1  # only the field both changed
+        assert other.locator('[name="players-0-progress"]').input_value() == "7"
         other.get_by_role("button", name="Appliquer mes saisies").click()
         saved(other)
         phone.goto(url + "resultats")
-        assert totals(phone) == ["38", "12"]
+        assert totals(phone) == ["45", "12"]
     finally:
         context.close()
 

@@ -41,7 +41,7 @@ def test_player_counts_per_game(dice):
     too_few = paths({"game": "dice", "variant": "base", "players": [{"name": "A"}]})
     assert "2 à 4" in too_few["players"]
     five = [{"name": n} for n in "ABCDE"]
-    assert "reçu 5" in paths({"game": "dice", "variant": "base", "players": five})["players"]
+    assert "il y en a 5" in paths({"game": "dice", "variant": "base", "players": five})["players"]
     for game, lo, hi in (("rebirth", 2, 4), ("reterra", 2, 4), ("revive", 1, 4)):
         g = games.GAMES[game]
         assert (g.min_players, g.max_players) == (lo, hi)

@@ -5,6 +5,7 @@ their fields with nothing stored."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 from html import unescape
 from html.parser import HTMLParser
@@ -140,7 +141,7 @@ def test_documents_round_trip_through_the_form(client, app, document, totals, wi
     assert response.status_code == 302, error_summary(response.get_data(as_text=True))
     again = stored(app, token)
     assert again.document == rec.document
-    assert again.version == rec.version + 1
+    assert again.version == rec.version  # nothing changed: nothing written
 
 
 def error_summary(html: str) -> str:
@@ -162,25 +163,38 @@ def test_towers_are_numbers_and_one_privatised_mission(client, app):
     assert posted(page)["players-0-towers-0"] == "13" and posted(page)["players-0-towers-1"] == "3"
 
 
-def test_castle_holder_without_castles_is_shown_beside_both_fields_and_nothing_is_stored(client, app):
+def test_castle_holder_before_castles_is_kept_as_a_draft_flagged_beside_both_fields(client, app):
+    """Order of entry: the Edinburgh holder chosen before Yanis's castles are typed. The rule is not
+    met yet, but every other field is stored (as a draft), the rule is flagged beside both fields,
+    and only the results wait."""
     document = copy.deepcopy(SCOTLAND)
     document["players"][1].pop("castles")  # Yanis holds Édimbourg with 0 castles
     token = create(client, "scotland", ["Maëlle", "Yanis", "Inès"])
-    before = stored(app, token)
     response = client.post(f"/g/{token}/", data=form_data(document, 1, "finish"))
-    assert response.status_code == 422
+    assert response.status_code == 422  # no results yet
     html = response.get_data(as_text=True)
-    assert error_beside(html, "edinburgh") == ("Yanis tient le château d'Édimbourg : ses châteaux (castles) "
-                                               "doivent être au moins 1 (reçu 0)")
-    assert error_beside(html, "players-1-castles") == ("doit valoir au moins 1 : Yanis tient le château "
-                                                       "d'Édimbourg (reçu 0)")
-    assert "Rien n&#39;a été enregistré" in html
-    assert posted(html)["players-0-track"] == "48"  # the entries stay in the form
+    assert error_beside(html, "edinburgh") == ("Yanis tient le château d'Édimbourg : ses châteaux "
+                                               "doivent être au moins 1 (indiqué : 0)")
+    assert error_beside(html, "players-1-castles") == "au moins 1 : Yanis tient le château d'Édimbourg"
+    assert "Vos saisies sont enregistrées" in unescape(html)
+    assert "Rien n&#39;a été enregistré" not in html
+    # The summary at the top links to both fields.
+    summary = re.search(r'<nav class="error-summary".*?</nav>', html, re.S).group(0)
+    assert '<a href="#f-edinburgh">' in summary and '<a href="#f-players-1-castles">Yanis · ' in summary
+    assert posted(html)["players-0-track"] == "48"
     after = stored(app, token)
-    assert (after.document, after.version, after.status) == (before.document, before.version, "draft")
-    # Autosave answers the same, as JSON.
-    answer = client.post(f"/g/{token}/save", data=form_data(document, 1)).get_json()
-    assert answer["ok"] is False and "players-1-castles" in answer["errors"]
+    assert after.status == "draft" and after.version == 2
+    assert after.document["players"][0]["track"] == 48 and after.document["edinburgh"] == "Yanis"
+    assert client.get(f"/g/{token}/resultats").status_code == 302  # back to the form
+    # Reopened, the page flags the rule again; typing the castles then gives the results.
+    page = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert error_beside(page, "players-1-castles") == "au moins 1 : Yanis tient le château d'Édimbourg"
+    answer = client.post(f"/g/{token}/save", data={"version": "2", "changes": json.dumps(
+        {"players-1-castles": ["", "2"]})}).get_json()
+    assert answer["ok"] is True and answer["errors"] == {} and answer["draft"] is False
+    finish = client.post(f"/g/{token}/", data=posted(client.get(f"/g/{token}/").get_data(as_text=True))
+                         | {"action": "finish"})
+    assert finish.status_code == 302 and stored(app, token).status == "scored"
 
 
 def test_city_tie_needing_the_order_is_shown_on_the_city(client, app):
@@ -189,11 +203,11 @@ def test_city_tie_needing_the_order_is_shown_on_the_city(client, app):
         {"size": 3, "tiles": [{"player": "Maëlle", "influence": 2}, {"player": "Yanis", "influence": 2},
                               {"player": "Inès", "influence": 1}]}]}
     response = client.post(f"/g/{token}/", data=form_data(document, 1))
-    assert response.status_code == 422
-    message = error_beside(response.get_data(as_text=True), "cities-0")
+    assert response.status_code == 302  # kept as a draft, flagged on the city
+    message = error_beside(client.get(f"/g/{token}/").get_data(as_text=True), "cities-0")
     assert message.startswith("ville 3 cases n°1 : égalité d'influence entre Maëlle et Yanis (2)")
     # Saying which tile was placed last settles it: Inès completed the city, Maëlle is next clockwise.
-    data = form_data(document, 1)
+    data = form_data(document, 2)
     data["cities-0-tiles-2-order"] = "3"
     assert client.post(f"/g/{token}/", data=data).status_code == 302
     result = client.get(f"/g/{token}/resultats").get_data(as_text=True)
@@ -248,8 +262,8 @@ def test_a_tile_without_its_player_is_shown_beside_the_player_select(client, app
     data = {"version": "1", "cities-0-size": "2", "cities-0-tiles-0-influence": "2",
             "cities-0-tiles-1-player": "Brian", "cities-0-tiles-1-influence": "5"}
     html = client.post(f"/g/{token}/", data=data).get_data(as_text=True)
-    assert error_beside(html, "cities-0-tiles-0-player") == "champ obligatoire"
-    assert error_beside(html, "cities-0-tiles-1-influence") == "doit être entre 1 et 4 (reçu 5)"
+    assert error_beside(html, "cities-0-tiles-0-player") == "choisissez le joueur qui a posé la tuile"
+    assert error_beside(html, "cities-0-tiles-1-influence") == "doit être entre 1 et 4"
     assert stored(app, token).version == 1
 
 
@@ -292,7 +306,8 @@ def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
                      r"premier ; utile en cas d'égalité</li>", html)
     for t in range(4):  # each tile's field keeps its hint for a screen reader, unseen
         described = attributes(html, f"cities-0-tiles-{t}-influence")["aria-describedby"].split()
-        assert described == [f"e-cities-0-tiles-{t}-influence", f"h-cities-0-tiles-{t}-influence"]
+        assert described == [f"e-cities-0-tiles-{t}-influence", f"w-cities-0-tiles-{t}-influence",
+                             f"h-cities-0-tiles-{t}-influence"]
         assert "hidden" in attributes(html, f"h-cities-0-tiles-{t}-influence")
     # The farm groups' and missions' item hints too, once per player.
     farms = "Taille</span> : nombre de tuiles du groupe en fin de partie"
@@ -308,5 +323,5 @@ def test_several_messages_on_one_field_are_kept_apart(client, app):
     page = client.post(f"/g/{token}/", data=data)
     assert page.status_code == 422
     assert unescape(error_beside(page.get_data(as_text=True), "cities-0-size")) == (
-        "doit être entre 1 et 3 (reçu 4) · les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
+        "doit être entre 1 et 3 · les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
     assert stored(app, token).version == 1

@@ -45,3 +45,16 @@ def test_migrations_and_games_on_postgresql(postgres_url, tmp_path, monkeypatch)
             store.save(record, {**doc, "players": doc["players"][::-1]}, 1)
         assert stale.value.record.version == 2
         assert stale.value.record.document == doc
+
+
+def test_simultaneous_merged_saves_on_postgresql(postgres_url, tmp_path, monkeypatch):
+    """The merge is made again when the one UPDATE ... WHERE version finds another save got in
+    first: on PostgreSQL too, two phones saving different fields at the same instants lose nothing."""
+    from test_play_merge import race_two_phones
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])  # whichever test runs first
+    assert result.exit_code == 0, result.output
+    race_two_phones(app)

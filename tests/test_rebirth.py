@@ -292,7 +292,7 @@ def test_r4_missing_order_is_rejected_naming_the_city_and_the_tied_players():
               {"size": 2, "tiles": [tile("Alice", 2), tile("Bob", 2)]}]
     found = problems(doc(cities=cities))
     message = found["cities[1]"]
-    assert "ville 2 cases n°2" in message and "Alice et Bob" in message and "order" in message
+    assert "ville 2 cases n°2" in message and "Alice et Bob" in message and "ordre de pose" in message
     assert "cities[0]" not in found  # Alice 2 vs Bob 1: no tie, no order needed
     three = [{"size": 3, "tiles": [tile("Alice", 1), tile("Bob", 1), tile("Chloé", 1)]}]
     message = problems(doc(players=("Alice", "Bob", "Chloé"), cities=three))["cities[0]"]
@@ -450,7 +450,7 @@ def test_r8_limits():
     assert "multiplicateur" in problems(doc("ireland", [two_doubled, "Bob"]))["players[0].public_missions"]
     towers = {"name": "Alice", "towers": [13, 13, 13, 13, 3, 3, 3]}
     found = problems(doc("ireland", [towers, "Bob"]))
-    assert "reçu 4 à 13 et 3 à 3" in found["players[0].towers"]
+    assert "ici 4 à 13 et 3 à 3" in found["players[0].towers"]
     only_threes = problems(doc("ireland", [{"name": "Alice", "towers": [3, 3, 3]}, "Bob"]))
     assert "2 tours à 3 points" in only_threes["players[0].towers"]
     four_13 = problems(doc("ireland", [{"name": "Alice", "towers": [13] * 4}, "Bob"]))

@@ -160,7 +160,7 @@ def test_one_more_track_point_never_lowers_a_place(doc, index):
 def test_missing_orders_only_ever_fail_on_the_city_tie(doc):
     found = games.validate(doc)
     for problem in found:
-        assert problem.path.startswith("cities[") and "order" in problem.message
+        assert problem.path.startswith("cities[") and "ordre de pose" in problem.message
         city = doc["cities"][int(problem.path[len("cities["):-1])]
         assert len(city["tiles"]) == city["size"] >= 2  # only complete cities need an order
 

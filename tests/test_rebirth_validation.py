@@ -33,7 +33,7 @@ M0 = "players[0].missions[0]"
 PM0 = "players[0].public_missions[0]"
 PLAYER_CASES = [
     # (variant, fields of Alice, path, words in the message)
-    ("scotland", {"track": 501}, "players[0].track", "entre 0 et 500 (reçu 501)"),
+    ("scotland", {"track": 501}, "players[0].track", "entre 0 et 500"),
     ("scotland", {"track": -1}, "players[0].track", "entre 0 et 500"),
     ("scotland", {"track": "12"}, "players[0].track", "entier"),
     ("scotland", {"track": 12.0}, "players[0].track", "entier"),
@@ -53,7 +53,7 @@ PLAYER_CASES = [
     ("scotland", {"missions": [5]}, M0, "objet"),
     ("scotland", {"missions": [{"points": 0}]}, M0 + ".points", "entre 1 et 30"),
     ("scotland", {"missions": [{"points": 31}]}, M0 + ".points", "entre 1 et 30"),
-    ("scotland", {"missions": [{"achieved": True}]}, M0 + ".points", "obligatoire"),
+    ("scotland", {"missions": [{"achieved": True}]}, M0 + ".points", "indiquez les points"),
     ("scotland", {"missions": [{"points": 3, "achieved": 1}]}, M0 + ".achieved", "true ou false"),
     ("scotland", {"missions": [{"points": 3, "done": True}]}, M0 + ".done", "inconnue"),
     ("scotland", {"gifts": 9}, "players[0].gifts", "entre 0 et 8"),
@@ -92,7 +92,7 @@ def test_other_map_keys_are_named_unknown():
 
 CITY_CASES = [
     ("scotland", [5], "cities[0]", "objet"),
-    ("scotland", [{"tiles": []}], "cities[0].size", "obligatoire"),
+    ("scotland", [{"tiles": []}], "cities[0].size", "indiquez le nombre de cases"),
     ("ireland", [city(0)], "cities[0].size", "entre 1 et 4"),
     ("ireland", [city(5)], "cities[0].size", "entre 1 et 4"),
     ("scotland", [city(4)], "cities[0].size", "Irlande"),
@@ -101,10 +101,10 @@ CITY_CASES = [
     ("scotland", [city(2, tile(), tile(), tile("Bob"))], "cities[0].tiles", "au plus 2 tuiles"),
     ("ireland", [city(1, tile(), tile("Bob"))], "cities[0].tiles", "au plus 1 tuile"),
     ("scotland", [city(2, tile("Zoé"))], "cities[0].tiles[0].player", "Zoé"),
-    ("scotland", [city(2, {"influence": 2})], "cities[0].tiles[0].player", "obligatoire"),
+    ("scotland", [city(2, {"influence": 2})], "cities[0].tiles[0].player", "choisissez le joueur"),
     ("scotland", [city(2, tile("Alice", 0))], "cities[0].tiles[0].influence", "entre 1 et 4"),
     ("scotland", [city(2, tile("Alice", 5))], "cities[0].tiles[0].influence", "entre 1 et 4"),
-    ("scotland", [city(2, {"player": "Alice"})], "cities[0].tiles[0].influence", "obligatoire"),
+    ("scotland", [city(2, {"player": "Alice"})], "cities[0].tiles[0].influence", "indiquez les icônes"),
     ("scotland", [city(3, tile(order=1), tile("Bob", order=1))], "cities[0].tiles[1].order", "déjà"),
     ("scotland", [city(3, tile(order=0))], "cities[0].tiles[0].order", "entre 1 et 3"),
     ("scotland", [city(2, tile(order=3))], "cities[0].tiles[0].order", "entre 1 et 2"),

@@ -348,7 +348,7 @@ def test_number_bounds(key, hi):
     for bad in (-1, hi + 1):
         found = problems(doc({"name": "A", key: bad}))
         assert f"players[0].{key}" in found
-        assert f"doit être entre 0 et {hi} (reçu {bad})" in found[f"players[0].{key}"]
+        assert f"doit être entre 0 et {hi}" in found[f"players[0].{key}"]
 
 
 @pytest.mark.parametrize("key", [k for k, _ in NUMBER_BOUNDS])
@@ -418,8 +418,8 @@ def test_great_locations_at_most_five_each_one_to_thirty():
     found = problems(doc({"name": "A", "great_locations": [1, 2, 3, 4, 5, 6]}))
     assert "au plus 5 éléments (il y en a 6)" in found["players[0].great_locations"]
     found = problems(doc({"name": "A", "great_locations": [0, 31, False]}))
-    assert "entre 1 et 30 (reçu 0)" in found["players[0].great_locations[0]"]
-    assert "entre 1 et 30 (reçu 31)" in found["players[0].great_locations[1]"]
+    assert "entre 1 et 30" in found["players[0].great_locations[0]"]
+    assert "entre 1 et 30" in found["players[0].great_locations[1]"]
     assert "nombre entier" in found["players[0].great_locations[2]"]
 
 

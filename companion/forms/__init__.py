@@ -29,6 +29,10 @@ What `companion/forms/<game>.py` provides
     (by default every contract-named field, blanks left out), and record in ``paths``
     (contract path -> field name) where a value came from when it is not its own field.
 
+``COLOUR_NAMES``  (optional) how many colours of its own the table names once on the new-game page
+    (Revive: 3, with ``COLOUR_HINT``); stored beside the document (``GameRecord.labels``), given to
+    the form by ``label_form(form, labels)`` and to the engine's sentences by ``relabel(text, labels)``.
+
 Field names mirror contract paths: ``players[0].resources.gears`` is the field
 ``players-0-resources-gears`` (WTForms FieldList/FormField naming). Engine problems are attached
 to the field of their path (or of the nearest enclosing path that has a field, else to the top of
@@ -56,6 +60,11 @@ Field types (all take ``label`` and ``hint``: a few words saying what to count, 
     JS adding/removing/renumbering and the local draft handle lists at any depth, and the ``Name``
     fields of rows added at any time (padding, "ajouter") offer the players like the others.
 
+A ``Choice`` may say ``local=True``: a ui-only switch the server reads back from the document
+(Reterra's "dessiner" while nothing is painted): the page keeps what this phone chose. A ``Name`` is
+rendered as one chip per player (a radio each: one tap); a ``Name`` subclass (a city tile's
+``Owner``) stays a ``<select>``.
+
 Each of them accepts ``show_if=("field", "value")``: shown only while the ui_only radio ``field``
 (top-level) has that value (the server renders the state it stores; JS follows the radio); and
 ``Fixed``/``Rows`` accept ``copy_to="key"``: a table-level list whose values JS copies into every
@@ -63,6 +72,10 @@ player's list ``key`` (Revive's shared artifact card). Helpers for hooks and tem
 (every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
 WTForms), ``field_for(path, paths)``, ``give_names(form, names)`` (the players as the choices of
 every ``Name``; ``Screens.form`` and ``pad_rows`` call it). A blank number is ``None`` in ``field.data``.
+Saving (game-independent, used by the views): ``raw_values(form)`` (field name -> the text a browser
+posts), ``changes_of``, ``merge``, ``check`` (``Checked.storable``: no bad value; ``Checked.ok``: it
+scores), ``problems_of`` (a stored draft's rules, beside their fields), ``labels``/``summary`` (the
+error summary: "Éloïse · Châteaux", "Ville 1 · Tuile 1 · Joueur").
 
 Templates
 ---------
@@ -96,12 +109,26 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 - ``<div data-copy-to="KEY">`` around a table-level list: its inputs are copied into each player's.
 - Each field's wrapper is ``id="f-NAME"`` with its messages in ``id="e-NAME"``; autosave (JSON)
   answers ``{"errors": {NAME: [messages]}}`` and JS writes them there.
+- The form holds ``version`` and ``base_values`` (JSON: the stored value of every non-blank field the
+  page was rendered from); the autosave posts ``changes`` (JSON ``{NAME: [base, mine]}``), only the
+  fields the phone changed. ``merge`` lays them over what is stored now: a conflict is a field the
+  other side changed too, to another value (see "field-level saves" below and docs/architecture.md).
+- ``[data-main]`` is the page's main action (Enter on the last field does it).
+
+Messages
+--------
+
+Write them for a player: no contract key, no "(reçu 9)". A game's engine reports a value wrong on
+its own with ``check.add`` (never stored) and a rule between fields not met yet with ``check.rule``
+(stored as a draft, flagged beside each field, results refused): ``check`` tells them apart by
+``Problem.kind``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -130,7 +157,7 @@ try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions
     from wtforms.fields.choices import SelectChoice as _SelectChoice
 except ImportError:  # pragma: no cover - WTForms < 3.3
     _SelectChoice = None
-SKIPPED = ("csrf_token", "version")
+SKIPPED = ("csrf_token", "version", "base_values")
 
 
 # --------------------------------------------------------------------------- field types
@@ -143,6 +170,9 @@ class _Extras:
         self.hint = kwargs.pop("hint", "") or ""
         self.show_if = kwargs.pop("show_if", None)
         self.copy_to = kwargs.pop("copy_to", None)
+        # a ui-only switch whose stored value is read back from the document (Reterra's "dessiner"
+        # while the board is blank): what this phone chose stays, whatever the server reads back
+        self.local = kwargs.pop("local", False)
         kwargs.setdefault("description", self.hint)
         return kwargs
 
@@ -182,7 +212,7 @@ class Count(_Extras, StringField):
         if self.process_errors:
             raise StopValidation()
         if self.data is not None and not self.lo <= self.data <= self.hi:
-            raise StopValidation(f"doit être entre {self.lo} et {self.hi} (reçu {self.data})")
+            raise StopValidation(f"doit être entre {self.lo} et {self.hi}")
 
 
 class Flag(_Extras, BooleanField):
@@ -196,6 +226,8 @@ class Choice(_Extras, RadioField):
         super().__init__(label, choices=options(choices), validate_choice=False, **kwargs)
 
     def pre_validate(self, form):
+        if self.data == "":  # nothing chosen (a merged save writes a blank radio as "")
+            self.data = None
         if self.data is not None and self.data not in choice_labels(self.choices):
             raise StopValidation("choix inconnu")
 
@@ -262,6 +294,11 @@ class Rows(_Extras, FieldList):
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
+
+    def _compact_indices(self):
+        # A row keeps the index it was posted with, even after a gap (a blank row in the middle
+        # that a merged save leaves out): its messages go to the row the player typed in.
+        pass
 
     def append_entry(self, data=unset_value):
         entry = super().append_entry(data)
@@ -354,6 +391,22 @@ class Screens:
 
     def colour_name(self, hex_: str) -> str:
         return dict(self.palette).get(hex_, "")
+
+    @property
+    def colour_names(self) -> int:
+        """How many colours of its own the table names when the game starts (Revive: 3), else 0."""
+        return int(getattr(self.module, "COLOUR_NAMES", 0))
+
+    def label(self, form, labels: dict) -> None:
+        """Give the form the names the table chose (Revive's colours), where the game has any."""
+        hook = getattr(self.module, "label_form", None)
+        if hook:
+            hook(form, labels or {})
+
+    def relabel(self, text: str, labels: dict) -> str:
+        """A sentence of the engine (a line's detail) with the table's names in it."""
+        hook = getattr(self.module, "relabel", None)
+        return hook(text, labels or {}) if hook and text else text
 
     @property
     def templates(self) -> list[str]:
@@ -557,7 +610,12 @@ def field_for(path: str, paths: dict[str, str]) -> str | None:
 
 @dataclass
 class Checked:
-    """What a submission gives: the document (when every check passed) and messages by field."""
+    """What a submission gives: the document, messages by field, and whether it scores.
+
+    `document` is None when a value is bad on its own (not a number, out of bounds, an expired
+    form): such a value is never stored. A rule between fields that is not met yet (a castle
+    holder before the castles are typed) leaves the document storable, as a draft: `ok` (it
+    scores) is then False and the messages say what to complete before the results."""
 
     document: dict | None
     errors: dict[str, list[str]]
@@ -566,12 +624,17 @@ class Checked:
 
     @property
     def ok(self) -> bool:
+        return self.document is not None and self.result is not None and not self.errors and not self.general
+
+    @property
+    def storable(self) -> bool:
         return self.document is not None
 
 
 def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     """WTForms validation and the engine's, together: every message, each beside its field."""
     errors: dict[str, list[str]] = {}
+    blocking = False
 
     def add(name: str | None, message: str) -> None:
         if name is None:
@@ -586,9 +649,11 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     form.validate()
     for f in walk(form):
         if not isinstance(f, FormField | FieldList) and f.errors and f.short_name != "csrf_token":
+            blocking = True
             for message in f.errors:
                 add(f.name, message)
     if "csrf_token" in form and form.csrf_token.errors:
+        blocking = True
         general.append("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce téléphone).")
     doc, paths = screens_.to_document(record_document, form)
     result = None
@@ -596,14 +661,259 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
         result = games.score(doc)
     except games.InvalidDocument as exc:
         for problem in exc.problems:
+            blocking = blocking or problem.kind != games.RULE
             add(field_for(problem.path, paths), problem.message)
     shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
     for name in [n for n in errors if n not in shown]:
         for message in errors.pop(name):
             add(None, message)
-    if errors or general:
-        return Checked(None, errors, general)
-    return Checked(doc, {}, [], result)
+    return Checked(None if blocking else doc, errors, general, result)
+
+
+def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
+    """The engine's messages about a stored document, beside their fields (a draft's rules not
+    met yet, shown again when the page is reopened)."""
+    try:
+        games.score(document)
+        return {}
+    except games.InvalidDocument as exc:
+        problems = exc.problems
+    _, paths = screens_.to_document(document, form)
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        name = field_for(problem.path, paths)
+        if name is not None and problem.message not in errors.get(name, []):
+            errors.setdefault(name, []).append(problem.message)
+    return errors
+
+
+# --------------------------------------------------------------------------- field-level saves
+#
+# A save carries what THIS phone changed, field by field, each with the value it was based on
+# ({field name: (base, mine)}), never the whole form: a field the phone did not touch is never
+# written back, so two phones entering different players never undo each other. The autosave
+# sends these pairs itself (`CHANGES`); the no-JS form posts every field plus `BASE`, the values
+# the page was rendered from, and the server takes the difference. `merge` then lays the changes
+# over the values stored NOW: a field is in conflict only when the other side changed it too, to
+# something else (stored value neither the base nor mine).
+
+BASE = "base_values"
+CHANGES = "changes"
+ADDED = "new_rows"
+
+
+def raw_values(form) -> dict[str, str]:
+    """Field name -> the text a browser posts for it ('' when blank or unticked), every leaf field."""
+    out = {}
+    for f in walk(form):
+        if isinstance(f, FormField | FieldList) or f.short_name in SKIPPED:
+            continue
+        if isinstance(f, BooleanField):
+            value = "y" if f.data else ""
+        elif isinstance(f, RadioField | SelectField):
+            value = "" if f.data is None else str(f.data)
+        else:
+            value = f._value()
+        out[f.name] = (value or "").strip()
+    return out
+
+
+def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """The fields whose posted value differs from the one the page was rendered with."""
+    out = {}
+    for name in sorted(posted.keys() | base.keys()):
+        mine, was = posted.get(name, "").strip(), base.get(name, "").strip()
+        if mine != was:
+            out[name] = (was, mine)
+    return out
+
+
+def _json_object(text: str | None) -> dict | None:
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def parse_values(text: str | None) -> dict[str, str] | None:
+    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
+    data = _json_object(text)
+    if data is None or not all(isinstance(v, str) for v in data.values()):
+        return None
+    return {str(k): v for k, v in data.items()}
+
+
+def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
+    """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
+    data = _json_object(text)
+    if data is None:
+        return None
+    out = {}
+    for name, pair in data.items():
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
+            return None
+        out[str(name)] = (pair[0].strip(), pair[1].strip())
+    return out
+
+
+def parse_list(text: str | None) -> list[str] | None:
+    """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
+    try:
+        data = json.loads(text) if text else []
+    except ValueError:
+        return None
+    return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
+
+
+@dataclass
+class Merged:
+    """This phone's changes laid over the stored values: the form to check and store, the fields
+    the other side changed differently (name -> their value as a person reads it), the stored
+    values the merge was made on, and the rows this phone added that went to another index
+    (old prefix -> new: the other phone had added a row at the same place)."""
+
+    form: EndState
+    conflicts: dict[str, str]
+    stored: dict[str, str]
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + "-")
+
+
+def new_rows(form, base: dict[str, str]) -> list[str]:
+    """The rows of `form` (a posted form) that were blank in `base`: rows this phone added."""
+    out = []
+    for f in walk(form):
+        if isinstance(f, Rows):
+            for entry in f.entries:
+                if not any(_under(n, entry.name) and v for n, v in base.items()):
+                    out.append(entry.name)
+    return out
+
+
+def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
+              limits: dict[str, int]) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
+    row goes to the first free index of its list, so both are kept and neither is a conflict.
+    Outer rows first (a new city moves with its tiles)."""
+    out, moved = dict(changes), {}
+    for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
+        match = re.fullmatch(r"(.+)-(\d+)", prefix)
+        if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
+            continue
+        mine = {n: pair for n, pair in out.items() if _under(n, prefix)}
+        if not mine or not any(v for n, v in stored.items() if _under(n, prefix)):
+            continue  # nothing of mine there, or the place is still free
+        if any(pair[0] for pair in mine.values()):
+            continue  # not a row this phone added
+        lst = match.group(1)
+        taken = set()
+        for n in list(stored) + list(out):
+            m = re.match(re.escape(lst) + r"-(\d+)(?:-|$)", n)
+            if m and (stored.get(n) or n in out):
+                taken.add(int(m.group(1)))
+        free = next((k for k in range(limits[lst]) if k not in taken), None)
+        if free is None:
+            continue  # no room: a conflict, the player chooses
+        target = f"{lst}-{free}"
+        for n, pair in mine.items():
+            del out[n]
+            out[target + n[len(prefix):]] = pair
+        moved[prefix] = target
+    return out, moved
+
+
+def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None,
+          added: list[str] | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
+    `stored_form`: the stored document's form, when the caller built it already, only read;
+    `added`: the rows this phone added, see `new_rows`)."""
+    from werkzeug.datastructures import MultiDict
+
+    stored_form = stored_form if stored_form is not None else screens_.form(document)
+    stored = raw_values(stored_form)
+    moved: dict[str, str] = {}
+    if added:
+        limits = {f.name: f.max_entries for f in walk(stored_form) if isinstance(f, Rows)}
+        changes, moved = _relocate(changes, added, stored, limits)
+    shown = leaves(stored_form)
+    conflicts = {}
+    for name, (was, mine) in changes.items():
+        now = stored.get(name, "")
+        if now != was and now != mine:
+            conflicts[name] = shown.get(name) or "vide"
+    data = stored | {name: mine for name, (_, mine) in changes.items()}
+    # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
+    # at their own index (a radio or a box left blank reads as unset, see `Choice`)
+    pairs = list(data.items()) + list((extra or {}).items())
+    form = screens_.form(document, formdata=MultiDict(pairs))
+    return Merged(form, conflicts, stored, moved)
+
+
+def labels(form) -> dict[str, str]:
+    """Field name -> how a player names it ("Éloïse · Châteaux", "Ville 2 · Taille"): the error
+    summary's links."""
+    out: dict[str, str] = {}
+    names = getattr(form, "names", None) or []
+
+    def visit(f, prefix: str, label: str | None = None) -> None:
+        text = label or (f.label.text if getattr(f, "label", None) else f.short_name)
+        here = f"{prefix} · {text}" if prefix else text
+        if f.short_name in SKIPPED:
+            return
+        out[f.name] = here
+        if isinstance(f, FormField):
+            for sub in f.form:
+                visit(sub, here)
+        elif isinstance(f, FieldList):
+            item = getattr(f, "item_label", "") or text
+            item_labels = getattr(f, "item_labels", None) or []
+            # a row says its own name ("Ville 2 · Tuile 1"); a fixed entry keeps its list's
+            # ("Cartes gagnées · couleur 1")
+            within = prefix if isinstance(f, Rows) and getattr(f, "item_label", "") else here
+            for k, entry in enumerate(f.entries):
+                name = item_labels[k] if k < len(item_labels) else f"{item} {k + 1}"
+                visit(entry, within, name)
+
+    for f in form:
+        if f.short_name == "players" and isinstance(f, FieldList):
+            for i, entry in enumerate(f.entries):
+                who = names[i] if i < len(names) else f"Joueur {i + 1}"
+                out[entry.name] = who
+                for sub in entry.form:
+                    visit(sub, who)
+        else:
+            visit(f, "")
+    return out
+
+
+def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """The error summary at the top of the page: (field name, its name for a player, messages),
+    in the page's order."""
+    named = labels(form)
+    order = {name: k for k, name in enumerate(named)}
+    return [(name, named.get(name, name), " · ".join(errors[name]))
+            for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
+
+
+def warned(screens_: Screens, record_document: dict, form: EndState,
+           result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
+    """The warnings of the document the form describes (likely mistakes, never blocking), each
+    beside its field (field name -> messages), and those with no field of their own."""
+    doc, paths = screens_.to_document(record_document, form)
+    by_field: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for problem in games.warnings(doc, result):
+        name = field_for(problem.path, paths)
+        if name is None or name == "players":
+            rest.append(problem.message)
+        else:
+            by_field.setdefault(name, []).append(problem.message)
+    return by_field, rest
 
 
 def pad_rows(form, add: str | None = None) -> None:
@@ -657,10 +967,18 @@ class PlayerRow(Form):
     colour = SelectField("Couleur", choices=[], validate_choice=False)
 
 
+COLOUR_NAMES_MAX = 3
+
+
 @cache
 def new_game_form(max_players: int) -> type[FlaskForm]:
     return type(f"NewGame{max_players}", (FlaskForm,), {
         "game": HiddenField(),
+        "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
         "variant": RadioField("Variante", choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
+        # the table's own names for a game's colours (Revive), asked once; unused by other games
+        "colour_names": FieldList(StringField(render_kw={"autocomplete": "off", "maxlength": 20,
+                                                         "enterkeyhint": "next"}),
+                                  min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
     })

@@ -205,7 +205,7 @@ class TerrainRow(StringField):
                 return (f"« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) "
                         "ou R (rocaille)")
         if len(text) != SIZE:
-            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]} (reçu {len(text)})"
+            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]}"
         return None
 
 
@@ -238,7 +238,7 @@ def player_form(variant: str) -> type[Form]:
     class Player(Form):
         ui_only = ("mode", "grid", "built")
         mode = Choice("Communauté", "comptée sur la table, ou dessinée ici (l'appli compte)",
-                      choices=MODES, default=COUNTS)
+                      choices=MODES, default=COUNTS, local=True)
         segments = Count("Segments de 7 cases ou plus", "étendues ininterrompues de cases du même type",
                          hi=bounds["segments"])
         energy_sources = Count("Sources d'énergie entourées",
@@ -280,7 +280,7 @@ class Card(Form):
     id = HiddenField()
     name = StringField("Nom de la carte", description="tel qu'imprimé sur la carte de bâtiment",
                        render_kw={"autocomplete": "off", "maxlength": engine.NAME_MAX,
-                                  "autocapitalize": "sentences"})
+                                  "autocapitalize": "sentences", "list": "cartes-connues"})
     points = Count("Points", "la valeur de la face en jeu (violette ou orange)", hi=engine.CARD_POINTS_MAX)
 
     def card_id(self) -> str:

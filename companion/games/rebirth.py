@@ -22,6 +22,7 @@ from .core import (
     Game,
     Line,
     PlayerScore,
+    Problem,
     Result,
     Split,
     Tie,
@@ -129,7 +130,7 @@ def _name_list(check: Checker, payload: dict, path: str) -> list[str]:
         check.add(join(path, "players"), "champ obligatoire : les noms des joueurs dans l'ordre du tour")
     elif isinstance(payload["players"], list) and not GAME.min_players <= len(raw) <= GAME.max_players:
         check.add(join(path, "players"), f"Rebirth se joue de {GAME.min_players} à {GAME.max_players} "
-                                         f"joueurs (reçu {len(raw)})")
+                                         f"joueurs (il y en a {len(raw)})")
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, value in enumerate(raw):
@@ -223,10 +224,10 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
         orders = {tuple(tuple(_clockwise(g, c, seats)) for g in tied) for c in completers}
         if len(orders) > 1:
             who = " ; ".join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
-            need = ("quelle tuile a été posée en premier (order 1)" if size == 2
-                    else "quelle tuile a été posée en dernier (order " + str(size) + ")")
-            check.add(path, f"{label} : égalité d'influence entre {who} ; pour la départager (R4), "
-                            f"indiquez l'ordre de pose des tuiles (order) : {need}")
+            need = ("quelle tuile a été posée en premier (ordre 1)" if size == 2
+                    else f"quelle tuile a été posée en dernier (ordre {size})")
+            check.rule(path, f"{label} : égalité d'influence entre {who} ; pour la départager (R4), "
+                             f"indiquez l'ordre de pose des tuiles : {need}")
             return None
         settled = iter(next(iter(orders)))  # one ordering per tied group, in `groups` order
         groups = [list(next(settled)) if len(g) > 1 else g for g in groups]
@@ -286,14 +287,14 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
     top = MAX_CITY.get(variant or "", 4)
     size = 0
     if "size" not in value:
-        check.add(join(path, "size"), f"champ obligatoire : nombre de cases de la ville (1 à {top})")
+        check.rule(join(path, "size"), f"indiquez le nombre de cases de la ville (1 à {top})")
     elif variant == "scotland" and value["size"] == 4 and not isinstance(value["size"], bool):
         check.add(join(path, "size"), "les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
     else:
         size = check.int_value(value["size"], join(path, "size"), 1, top)
     raw_tiles = check.array(value, "tiles", path)
     if size and len(raw_tiles) > size:
-        check.add(join(path, "tiles"), f"au plus {plural(size, 'tuile')} dans une ville de "
+        check.rule(join(path, "tiles"), f"au plus {plural(size, 'tuile')} dans une ville de "
                                        f"{plural(size, 'case')} (il y en a {len(raw_tiles)})")
     tiles: list[Tile] = []
     seen_orders: dict[int, int] = {}
@@ -302,9 +303,13 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
         if check.obj(raw, p) is None:
             continue
         check.known(raw, ("player", "influence", "order"), p, "(attendu : player, influence, order)")
-        player = check.player_ref(raw, "player", p, names, nullable=False)
+        if raw.get("player") is None:  # typed icons before choosing whose tile: a rule, not a bad value
+            check.rule(join(p, "player"), "choisissez le joueur qui a posé la tuile")
+            player = None
+        else:
+            player = check.player_ref(raw, "player", p, names, nullable=False)
         if "influence" not in raw:
-            check.add(join(p, "influence"), f"champ obligatoire : icônes de la tuile (1 à {INFLUENCE_MAX})")
+            check.rule(join(p, "influence"), f"indiquez les icônes de la tuile (1 à {INFLUENCE_MAX})")
             influence = 0
         else:
             influence = check.int_value(raw["influence"], join(p, "influence"), 1, INFLUENCE_MAX)
@@ -312,7 +317,7 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
         if "order" in raw and raw["order"] is not None:
             order = check.int_value(raw["order"], join(p, "order"), 1, size or top) or None
             if order is not None and order in seen_orders:
-                check.add(join(p, "order"), f"l'ordre {order} est déjà donné à la tuile "
+                check.rule(join(p, "order"), f"l'ordre {order} est déjà donné à la tuile "
                                             f"{seen_orders[order] + 1} de cette ville (un rang par tuile)")
                 order = None
             elif order is not None:
@@ -355,7 +360,7 @@ def _cards(check: Checker, obj: dict, key: str, path: str, flag: str,
             continue
         check.known(item, ("points", flag), p, f"(attendu : points, {flag})")
         if "points" not in item:
-            check.add(join(p, "points"), "champ obligatoire : les points de la carte (1 à 30)")
+            check.rule(join(p, "points"), "indiquez les points de la carte (1 à 30)")
             points = 0
         else:
             points = check.int_value(item["points"], join(p, "points"), *MISSION_POINTS)
@@ -386,24 +391,24 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:
             message = (f"au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris "
-                       f"(reçu {len(p.missions)} missions + {p.gifts} dons = {count})")
+                       f"(ici {len(p.missions)} missions + {p.gifts} dons = {count})")
             for key in ("missions", "gifts"):
                 if raw.get(key):
-                    check.add(join(path, key), message)
+                    check.rule(join(path, key), message)
     else:
         p.public_missions = _cards(check, raw, "public_missions", path, "doubled", max_items=PUBLIC_MAX)
         if sum(doubled for _, doubled in p.public_missions) > 1:
-            check.add(join(path, "public_missions"),
-                      "une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)")
+            check.rule(join(path, "public_missions"),
+                       "une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)")
         p.towers = []
         for k, v in enumerate(check.array(raw, "towers", path)):
             if v in TOWER_LIMITS and not isinstance(v, bool):
                 p.towers.append(v)
             else:
-                check.add(join(join(path, "towers"), k), f"doit valoir 13 ou 3 (reçu {v!r})")
+                check.add(join(join(path, "towers"), k), "doit valoir 13 ou 3")
         if any(p.towers.count(value) > limit for value, limit in TOWER_LIMITS.items()):
-            check.add(join(path, "towers"), "au plus 3 tours à 13 points et 2 tours à 3 points (reçu "
-                                            f"{p.towers.count(13)} à 13 et {p.towers.count(3)} à 3)")
+            check.rule(join(path, "towers"), "au plus 3 tours à 13 points et 2 tours à 3 points (ici "
+                                             f"{p.towers.count(13)} à 13 et {p.towers.count(3)} à 3)")
         p.privatized = _cards(check, raw, "privatized_missions", path, "achieved", max_items=1)
         p.tara = check.integer(raw, "tara_adjacent", path, 0, TARA_MAX)
     return p
@@ -422,10 +427,10 @@ def _holders(check: Checker, doc: dict, variant: str, names: Sequence[str],
             continue
         which = join_names([f"le {CASTLE_NAMES[k]}" for k in held])
         for key in held:
-            check.add(key, f"{name} tient {which} : ses châteaux (castles) doivent être au moins "
-                           f"{len(held)} (reçu {castles})")
-        check.add(join(join("players", names.index(name)), "castles"),
-                  f"doit valoir au moins {len(held)} : {name} tient {which} (reçu {castles})")
+            check.rule(key, f"{name} tient {which} : ses châteaux doivent être au moins {len(held)} "
+                            f"(indiqué : {castles})")
+        check.rule(join(join("players", names.index(name)), "castles"),
+                   f"au moins {len(held)} : {name} tient {which}")
     return holders
 
 
@@ -534,6 +539,10 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
             by_value(lambda n: tara.get(n, 0), "cases adjacentes à la tour ronde de Tara")]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ()
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     """Validate the Rebirth part of a document and score it; None when `check` has problems."""
     variant = doc["variant"]
@@ -568,6 +577,28 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     scores = [PlayerScore(n, _lines(variant, players[n], won[n], left[n])) for n in names]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
+
+
+ITEMISED = ("farms", "cities", "ports", "public_missions", "towers")  # in-game points besides the track
+
+
+def warnings(doc: dict, result: Result) -> list[Problem]:
+    """Likely mistakes in a document that scores (never blocking): a player whose track AND itemised
+    in-game points are both given. R1 adds them up, which is right only if the track left those
+    points out; say so, with the sum."""
+    out = []
+    for i, p in enumerate(result.players):
+        track = p.points("track")
+        items = [(line.key, line.points) for line in p.breakdown if line.key in ITEMISED and line.points]
+        if track and items:
+            labels = {c.key: c.label_for(result.variant).lower() for c in GAME.categories_for(result.variant)}
+            parts = ", ".join(f"{labels.get(k, k)} {v}" for k, v in items)
+            total = track + sum(v for _, v in items)
+            out.append(Problem(join(join("players", i), "track"),
+                               f"{p.name} : piste de score ({track}) et points détaillés ({parts}) "
+                               f"sont additionnés (R1), soit {total}. Si la piste les compte déjà, "
+                               "laissez-la à 0."))
+    return out
 
 
 # --------------------------------------------------------------------------- tools for the table
@@ -634,16 +665,15 @@ def castle_control(payload: Any) -> dict:
         tiles = check.integer(value, "tiles", p, 0, ADJACENT_MAX)
         farms = check.integer(value, "farms", p, 0, ADJACENT_MAX)
         if farms > tiles:
-            check.add(join(p, "farms"), f"les fermes font partie des tuiles adjacentes : au plus {tiles} "
-                                        f"(reçu {farms})")
+            check.add(join(p, "farms"), f"les fermes font partie des tuiles adjacentes : au plus {tiles}")
         counts[name] = (tiles, farms)
     # Tiles are never removed: the active player has just placed one beside the castle, and
     # the holder took it with at least one (Décision du projet, docs/rulings.md).
     if active is not None and not counts.get(active, (0, 0))[0]:
         check.add("active", f"{active} vient de poser une tuile à côté du château : au moins "
-                            "1 tuile adjacente attendue (reçu 0)")
+                            "1 tuile adjacente attendue")
     if holder is not None and holder != active and not counts.get(holder, (0, 0))[0]:
-        check.add("holder", f"{holder} contrôle le château, donc y a au moins 1 tuile adjacente (reçu 0)")
+        check.add("holder", f"{holder} contrôle le château, donc y a au moins 1 tuile adjacente")
     check.raise_if_any()
     assert active is not None
     a_tiles, a_farms = counts.get(active, (0, 0))

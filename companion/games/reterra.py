@@ -156,7 +156,7 @@ def _square(value: Any, top: int) -> tuple[int, int] | str:
             if 0 <= r <= top and 0 <= c <= top:
                 return r, c
             what = "tuile" if top == TILES - 1 else "case"
-            return f"{what} hors de la grille : ligne et colonne entre 0 et {top} (reçu [{r}, {c}])"
+            return f"{what} hors de la grille : ligne et colonne entre 0 et {top} (ici [{r}, {c}])"
     return "doit être une paire [ligne, colonne] de nombres entiers"
 
 
@@ -198,7 +198,8 @@ def _terrain(grid: dict, path: str, check: Checker) -> str | None:
         if not isinstance(row, str):
             check.add(rp, f"doit être un texte de {SIZE} lettres parmi F, E, D, P, R")
         elif len(row) != SIZE:
-            check.add(rp, f"doit faire {SIZE} lettres parmi F, E, D, P, R (reçu {len(row)} : « {row[:20]} »)")
+            check.add(rp, f"doit faire {SIZE} lettres parmi F, E, D, P, R "
+                          f"(il y en a {len(row)} : « {row[:20]} »)")
         else:
             c, ch = next((c, ch) for c, ch in enumerate(row) if ch not in TERRAINS)
             check.add(rp, f"lettre « {ch} » en colonne {c} : attendu F (forêt), E (eau), D (désert), "
@@ -355,13 +356,13 @@ def _counts(player: dict, path: str, check: Checker) -> dict[str, int]:
     # Each junk token covers its own relic, and shares its square with no inhabitant:
     # the 64 squares bound the sums, as they bound a drawn grid.
     if counts["relics"] + counts["junk"] > SIZE * SIZE:
-        check.add(join(path, "junk"), f"reliques visibles + reliques sous bric-à-brac : au plus "
-                                      f"{SIZE * SIZE} (une relique par case ; reçu "
-                                      f"{counts['relics']} + {counts['junk']})")
+        check.rule(join(path, "junk"), f"reliques visibles + reliques sous bric-à-brac : au plus "
+                                       f"{SIZE * SIZE} (une relique par case ; ici "
+                                       f"{counts['relics']} + {counts['junk']})")
     if counts["inhabitants"] + counts["junk"] > SIZE * SIZE:
-        check.add(join(path, "inhabitants"), f"habitants + bric-à-brac : au plus {SIZE * SIZE} (un habitant "
-                                             f"ne partage pas sa case avec un jeton ; reçu "
-                                             f"{counts['inhabitants']} + {counts['junk']})")
+        check.rule(join(path, "inhabitants"), f"habitants + bric-à-brac : au plus {SIZE * SIZE} (un "
+                                              f"habitant ne partage pas sa case avec un jeton ; ici "
+                                              f"{counts['inhabitants']} + {counts['junk']})")
     return counts
 
 
@@ -419,6 +420,10 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
         Line("buildings", bld_points, bld),
         Line("building_bonus", bonus, str(bonus) if bonus else ""),
     ]
+
+
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ("inhabitants",)
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:

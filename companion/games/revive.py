@@ -161,7 +161,7 @@ def check_four_token(check: Checker, sheets: list[Sheet], names: list[str]) -> N
     """V5: exactly one player can hold the 4-point token; every holder after the first is flagged."""
     holders = [i for i, s in enumerate(sheets) if s.four_token]
     for i in holders[1:]:
-        check.add(join(join("players", i), "four_token"),
+        check.rule(join(join("players", i), "four_token"),
                   f"un seul joueur peut tenir le jeton 4 points (déjà tenu par {names[holders[0]]})")
 
 
@@ -277,6 +277,10 @@ def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
     ]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ("resources",)
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     check.known(doc, ("game", "variant", "players"), "")
     variant = doc["variant"]
@@ -317,3 +321,14 @@ GAME = Game(
                    "Sinon le plus d'avancement total sur les trois pistes de machine.",
                    "Sinon, victoire partagée.") for v in ("base", "abyss")},
 )
+
+
+def blank(player: dict) -> bool:
+    """A player with nothing entered: the artifact card's printed points alone (the table's shared
+    card, copied to every player) are not an entry, its counts are."""
+    from . import blank as nothing
+
+    card = player.get("artifact_card")
+    if isinstance(card, list):
+        card = [line.get("count") if isinstance(line, dict) else line for line in card]
+    return nothing({**player, "artifact_card": card})

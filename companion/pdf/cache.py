@@ -136,32 +136,30 @@ def _write(folder: Path, name: str, data: bytes, max_files: int) -> None:
         pass  # a full or read-only disk costs a render later, never a page
 
 
-def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: object) -> str:
+def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: object,
+              extra: object = None) -> str:
     """The ETag value (without quotes) of one sheet: changes whenever what is drawn may change.
-    `game` is the game's view token (unique even across databases); only its digest is shown."""
-    material = repr((game, version, tuple(map(tuple, colours)), str(day), RENDER_ID))
+    `game` is the game's view token (unique even across databases); only its digest is shown.
+    `extra`: anything else the drawing depends on (the table's names for its colours...)."""
+    material = repr((game, version, tuple(map(tuple, colours)), str(day), RENDER_ID, repr(extra)))
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 
-def sheet_response(record, colours: Sequence[tuple[str, str]]):
+def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra, render: Callable[[], bytes]):
     """The filled sheet of a stored game as a response: 304 when the phone already has this
-    version (If-None-Match), else the cached or freshly rendered PDF, with its ETag."""
+    version (If-None-Match), else the cached or freshly rendered (`render()`) PDF, with its ETag.
+    Everything `render` draws from besides the stored version goes into `colours`, `day`, `extra`."""
     from flask import Response, current_app, request
 
-    from . import render_sheet
-
-    day = record.created_at.date()
-    etag = sheet_key(record.view_token, record.version, colours, day)
-    name = f"{record.game}-{record.created_at:%Y-%m-%d}.pdf"
+    etag = sheet_key(record.view_token, record.version, colours, day, extra)
+    name = f"{record.game}-{day:%Y-%m-%d}.pdf"
     # Stored only by the phone itself, and checked again each time it is opened (a later save
     # changes the sheet): a 304 costs nothing.
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "private, no-cache"}
     if request.if_none_match.contains_weak(etag):  # If-None-Match compares weakly (RFC 9110)
         response = Response(status=304, headers=headers)
     else:
-        document = record.document
-        data = SHEETS.get_or_render(etag, lambda: render_sheet(document, colours=list(colours), date=day),
-                                    Path(current_app.instance_path) / "sheets")
+        data = SHEETS.get_or_render(etag, render, Path(current_app.instance_path) / "sheets")
         response = Response(data, mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
     return response

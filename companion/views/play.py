@@ -6,12 +6,19 @@ URLs: /g/<edit_token>/... edits (whoever holds the link), /r/<view_token>/... on
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import json
+import re
+import secrets
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
     abort,
     flash,
+    g,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -26,23 +33,57 @@ from ..games.core import join_names
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
 
+ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
-CONFLICT = ("Quelqu'un a enregistré cette partie depuis un autre appareil pendant que vous saisissiez. "
-            "Rien n'a été écrasé : ses valeurs sont indiquées sous les champs concernés, vos saisies sont "
-            "restées dans le formulaire. « Enregistrer » appliquera vos saisies ; rechargez la page pour "
-            "reprendre les siennes.")
+CONFLICT = ("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous saisissiez. "
+            "Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos saisies y sont restées ; "
+            "ses autres modifications sont reprises. « Enregistrer » appliquera vos saisies ; rechargez la "
+            "page pour reprendre les siennes.")
 INVALID = "Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce téléphone)."
+UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les champs "
+              "signalés.")
+DRAFT = "Enregistré (à compléter avant les résultats : voir les champs signalés)."
+
+
+ZONE_COOKIE = "companion_tz"  # the phone's time zone (IANA name), written by static/js/zone.js
+
+
+def zone() -> ZoneInfo | None:
+    """The player's time zone, from the cookie their browser set; None when unknown (no JS yet)."""
+    name = request.cookies.get(ZONE_COOKIE, "") if has_request_context() else ""
+    if not name or len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-/]+", name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local(value: datetime) -> datetime:
+    """A stored time (UTC; SQLite gives it back without its zone) in the player's time zone."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(zone() or UTC)
 
 
 def french_date(value: datetime | date | None) -> str:
     if value is None:
         return ""
+    if isinstance(value, datetime):
+        value = local(value)
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
 
 @bp.app_template_filter("fr_date")
 def _fr_date(value) -> str:
     return french_date(value)
+
+
+@bp.app_template_filter("fr_when")
+def _fr_when(value: datetime) -> str:
+    """« 22 nov. 2026 à 21 h 05 » in the player's zone; « … UTC » while the zone is unknown."""
+    t = local(value)
+    return f"{french_date(t)} à {t.hour} h {t.minute:02d}" + ("" if zone() else " UTC")
 
 
 def _screens_or_404(game_id: str) -> forms.Screens:
@@ -69,6 +110,8 @@ def new():
     form = forms.new_game_form(game.max_players)(formdata=request.form if request.method == "POST" else None)
     form.game.data = game.id
     form.variant.choices = forms.options(game.variants.items())
+    if request.method == "GET" or not ONCE.fullmatch(form.once.data or ""):
+        form.once.data = secrets.token_urlsafe(32)
     if request.method == "GET":
         variant = request.args.get("variant")
         form.variant.data = variant if variant in game.variants else next(iter(game.variants))
@@ -99,6 +142,9 @@ def _prefill_players(form, sc: forms.Screens) -> None:
 def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: list):
     """A new game from the form, or None with messages beside the fields."""
     variant = form.variant.data
+    done = store.by_creation_key(form.once.data) if form.once.data else None
+    if done is not None:  # this very form was already posted (double tap, Back then submit)
+        return done
     if variant not in game.variants:
         errors.setdefault(form.variant.name, []).append("choisissez une variante")
         return None
@@ -124,15 +170,19 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
         if path.startswith("players[") and path.endswith("].name"):
             seat = seats[int(path[len("players["):path.index("]")])]
             errors.setdefault(form.players.entries[seat].form.name.name, []).append(problem.message)
-        elif path == "players":
-            general.append(problem.message if names else
-                           f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
+        elif path == "players":  # too few: the form has no more seats than the game allows
+            general.append(f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
                            f"à {game.max_players} joueurs.")
         else:
             general.append(problem.message)
     if errors or general:
         return None
-    record = store.create(game.id, variant, names, colours)
+    twin = store.untouched_twin(game.id, variant, names, colours)
+    if twin is not None:
+        return twin
+    given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
+    labels = {"colours": given} if any(given) else None
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels)
     db.session.commit()
     return record
 
@@ -140,39 +190,133 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 # --------------------------------------------------------------------------- end state
 
 
-def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
+def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+               stored: dict | None = None):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+    if stored is None:
+        stored = forms.raw_values(_stored_form(sc, record))
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
+    errors = errors or {}
+    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
+    sc.label(form, store.labels_of(record))
+    stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
-        totals=[p.total for p in result.players] if result else [],
-        errors=errors or {}, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        totals=[p.total for p in result.players] if result else [], warned=warned,
+        known_cards=store.known_cards(record.game),
+        errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        summary=forms.summary(form, errors) if status == 422 else [],
+        base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
     ), status
 
 
-def _submit(record, sc: forms.Screens):
-    """Check a submission and store it if valid and not stale.
+@dataclass
+class Outcome:
+    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`),
+    "invalid" (a bad value: nothing stored) or "conflict" (the other side changed a field this
+    phone changed too: nothing stored)."""
 
-    Returns (outcome, form, checked, theirs) with outcome "saved", "invalid" or "conflict"."""
-    form = sc.form(record.document, formdata=request.form)
-    base = form.version_number()
-    checked = forms.check(sc, record.document, form)
-    finishing = request.form.get("action") == "finish"
-    theirs = {}
-    if base != record.version:
-        theirs = forms.differences(form, sc.form(record.document))
-        return "conflict", form, checked, theirs
-    if not checked.ok:
-        return "invalid", form, checked, theirs
-    try:
-        store.save(record, checked.document, base, status="scored" if finishing else None)
-    except store.StaleVersion as exc:
-        record = exc.record
-        theirs = forms.differences(form, sc.form(record.document))
-        return "conflict", form, checked, theirs
-    form.version.data = str(record.version)
-    return "saved", form, checked, theirs
+    kind: str
+    record: object
+    form: object
+    checked: forms.Checked | None
+    theirs: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] | None = None  # the stored values, when already read
+    changed: list[str] = field(default_factory=list)
+    screens: forms.Screens | None = None
+    moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
+
+    @property
+    def stored(self) -> dict[str, str]:
+        """Every stored value as the page shows it (read once, when asked for)."""
+        if self.known is None:
+            self.known = forms.raw_values(_stored_form(self.screens, self.record))
+        return self.known
+
+
+def _stored_form(sc: forms.Screens, record):
+    """The form of the stored document, built once per request and version (only ever read)."""
+    cache = g.setdefault("stored_forms", {})
+    key = (record.id, record.version)
+    if key not in cache:
+        cache[key] = sc.form(record.document)
+    return cache[key]
+
+
+RETRIES = 8
+
+
+def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | None, list[str]]:
+    """What this phone changed, {field: (base, mine)}, and the rows it added (blank in its base):
+    the autosave's own lists, or the no-JS form compared with the values its page was rendered
+    from. None when a post cannot say (no base values and an older version): every difference is
+    then treated as a conflict."""
+    if forms.CHANGES in request.form:
+        changes = forms.parse_changes(request.form[forms.CHANGES])
+        added = forms.parse_list(request.form.get(forms.ADDED))
+        if changes is None or added is None:
+            abort(400)
+        return changes, added
+    posted_form = sc.form(record.document, formdata=request.form)
+    posted = forms.raw_values(posted_form)
+    base = forms.parse_values(request.form.get(forms.BASE))
+    if base is None:
+        try:
+            version = int(request.form.get("version", ""))
+        except ValueError:
+            version = None
+        if version != record.version:
+            return None, []
+        base = forms.raw_values(_stored_form(sc, record))
+    return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
+
+
+def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
+    """Lay this phone's changes over the stored game and store the result.
+
+    The write is `store.save`'s one UPDATE ... WHERE version: when another save got in between,
+    the merge is made again on what is stored now (a field both sides changed is a conflict)."""
+    changes, added = _changes(record, sc)
+    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    if changes is None:  # an old page without its base values, behind the stored version
+        form = sc.form(record.document, formdata=request.form)
+        checked = forms.check(sc, record.document, form)
+        theirs = forms.differences(form, _stored_form(sc, record))
+        if theirs:
+            return Outcome("conflict", record, form, checked, theirs, screens=sc)
+        changes = {}  # it says what is stored already: nothing to write
+    for _ in range(RETRIES):
+        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record), added)
+        form, changed = merged.form, list(changes)
+        checked = forms.check(sc, record.document, form)
+        if merged.conflicts:
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, sc)
+        if not checked.storable:
+            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, sc)
+        status = None if checked.ok else "draft"  # a scored game always scores
+        if finishing and checked.ok:
+            status = "scored"
+        if checked.document == record.document and status in (None, record.status):
+            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc,
+                           merged.moved)  # nothing new
+        try:
+            record = store.save(record, checked.document, record.version, status=status)
+        except store.StaleVersion as exc:
+            record = exc.record
+            continue
+        return Outcome("saved", record, form, checked, {}, None, changed, sc, merged.moved)
+    abort(503)
+
+
+def _anchor(form, changed: list[str]) -> str:
+    """Where the player was: the last field this phone changed, in the page's order."""
+    order = {name: k for k, name in enumerate(forms.labels(form))}
+    known = [name for name in changed if name in order]
+    if not known:
+        return "actions"
+    return "f-" + max(known, key=order.get)
 
 
 @bp.route("/g/<token>/", methods=["GET", "POST"])
@@ -183,39 +327,50 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form)
-    outcome, form, checked, theirs = _submit(record, sc)
-    if outcome == "conflict":
-        record = store.by_edit_token(token)
-        form.version.data = str(record.version)  # saving again applies this phone's entries
-        return _edit_page(record, sc, form, errors=checked.errors, theirs=theirs,
-                          general=[CONFLICT, *checked.general], status=409)
-    if outcome == "invalid":
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+                          stored=forms.raw_values(form))
+    finishing = request.form.get("action") == "finish"
+    out = _submit(record, sc, finishing=finishing)
+    record, form, checked = out.record, out.form, out.checked
+    form.version.data = str(record.version)  # saving again applies this phone's entries
+    if out.kind == "conflict":
+        return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
+                          general=[CONFLICT, *checked.general], status=409, stored=out.known)
+    if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[INVALID, *checked.general],
-                          status=422)
+                          status=422, stored=out.known)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form)
-    if request.form.get("action") == "finish":
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
+    if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
+        return _edit_page(record, sc, form, errors=checked.errors,
+                          general=[UNFINISHED, *checked.general], status=422, stored=out.known)
+    if finishing:
         return redirect(url_for("play.results", token=token))
-    flash("Enregistré.", "success")
-    return redirect(url_for("play.edit", token=token))
+    flash("Enregistré." if checked.ok else DRAFT, "success")
+    return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, out.changed)))
 
 
 @bp.post("/g/<token>/save")
 def save(token: str):
-    """Autosave (fetch, debounced): JSON in the same shape whatever happens."""
+    """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
+    non-blank stored value, so the page takes in what another phone saved meanwhile."""
     record = store.by_edit_token(token)
     sc = _screens_or_404(record.game)
-    outcome, form, checked, theirs = _submit(record, sc)
-    if outcome == "conflict":
-        fresh = store.by_edit_token(token)
-        return jsonify(ok=False, conflict=True, version=fresh.version, theirs=theirs, message=CONFLICT,
-                       errors=checked.errors, general=checked.general), 409
-    if outcome == "invalid":
-        return jsonify(ok=False, version=record.version, errors=checked.errors,
-                       general=[INVALID, *checked.general]), 422
-    return jsonify(ok=True, version=int(form.version.data), errors={}, general=[],
-                   totals=[p.total for p in checked.result.players])
+    out = _submit(record, sc)
+    checked = out.checked
+    stored = {k: v for k, v in out.stored.items() if v}
+    summary = [list(item) for item in forms.summary(out.form, checked.errors)]
+    if out.kind == "conflict":
+        return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
+                       message=CONFLICT, errors=checked.errors, general=checked.general,
+                       stored=stored), 409
+    if out.kind == "invalid":
+        return jsonify(ok=False, version=out.record.version, errors=checked.errors,
+                       general=[INVALID, *checked.general], summary=summary, stored=stored), 422
+    return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
+                   totals=[p.total for p in checked.result.players] if checked.result else [],
+                   draft=not checked.ok, stored=stored, moved=out.moved,
+                   warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
 
 
 # --------------------------------------------------------------------------- results
@@ -231,14 +386,20 @@ def _results_context(record, *, editable: bool) -> dict:
     if result is None:
         return context
     totals = {p.name: p.total for p in result.players}
+    sc = forms.screens(record.game)
+    labels = store.labels_of(record)
+
+    def say(text: str) -> str:  # the table's names (Revive's colours) in the engine's sentences
+        return sc.relabel(text, labels) if sc else text
+
     rows = []
     for row in games.score_pad(result):
-        cells = [{"points": line.points, "detail": line.detail, "name": p.name}
+        cells = [{"points": line.points, "detail": say(line.detail), "name": p.name}
                  for line, p in zip(row.lines, result.players, strict=True)]
         rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
     context.update(
-        rows=rows, totals=totals,
+        rows=rows, totals=totals, warnings=[w.message for w in games.warnings(record.document, result)],
         headline=(f"{result.winners[0]} gagne" if len(result.winners) == 1
                   else f"Victoire partagée : {join_names(result.winners)}"),
         tiebreaks=game.tiebreaks.get(record.variant, ()),
@@ -252,7 +413,7 @@ def results(token: str):
     store.remember(record, can_edit=True)
     context = _results_context(record, editable=True)
     if context["result"] is None:
-        flash("Cette partie ne se calcule plus : vérifiez les champs signalés.", "error")
+        flash("Pas encore de résultats : complétez les champs signalés.", "error")
         return redirect(url_for("play.edit", token=token))
     share = url_for("play.view", token=record.view_token, _external=True)
     return render_template("play/results.html", share_url=share, **context)
@@ -265,30 +426,57 @@ def view(token: str):
     return render_template("play/view.html", **_results_context(record, editable=False))
 
 
-def _sheet(record):
-    from ..pdf.cache import sheet_response  # WeasyPrint loads only when a sheet is rendered
+def _sheet(record, back: str):
+    """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
+    back to its page, which says so (`back`)."""
+    from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
+    from ..pdf.cache import sheet_response
 
     sc = _screens_or_404(record.game)
+    result = store.result_of(record)
+    if result is None:
+        return redirect(back)
+    labels = store.labels_of(record)
+    if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
+        result = replace(result, players=[
+            replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
+                                  for line in p.breakdown])
+            for p in result.players])
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
-    return sheet_response(record, colours)  # rendered once per stored version, ETag and 304
+    day = local(record.created_at).date()  # the date where the table played
+    document = record.document
+    # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
+    return sheet_response(record, colours, day, labels,
+                          lambda: sheet_from_result(document, result, colours=colours, date=day))
+
 
 
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str):
-    return _sheet(store.by_edit_token(token))
+    return _sheet(store.by_edit_token(token), url_for("play.results", token=token))
 
 
 @bp.get("/r/<token>/sheet.pdf")
 def view_sheet(token: str):
-    return _sheet(store.by_view_token(token))
+    return _sheet(store.by_view_token(token), url_for("play.view", token=token))
+
+
+# Table-level parts a new game with the same table keeps (the cards in play stay on the table).
+AGAIN_KEEPS = {"reterra": ("buildings",)}
 
 
 @bp.post("/g/<token>/rejouer")
 def again(token: str):
-    """Play again: a new game with the same game, variant, players and colours."""
+    """Play again: a new game with the same game, variant, players, colours and table names, the
+    next player starting (seat order shifted by one: the first player passes to the left); the
+    table-level cards in play stay (Reterra's buildings, ruling in docs/rulings.md)."""
     record = store.by_edit_token(token)
-    fresh = store.create(record.game, record.variant, store.names_of(record), store.colours_of(record))
+    names, colours = store.names_of(record), store.colours_of(record)
+    names, colours = names[1:] + names[:1], colours[1:] + colours[:1]
+    kept = {key: record.document[key] for key in AGAIN_KEEPS.get(record.game, ()) if key in record.document}
+    fresh = store.create(record.game, record.variant, names, colours, labels=store.labels_of(record),
+                         document=kept)
     db.session.commit()
     store.remember(fresh, can_edit=True)
     flash("Nouvelle partie, mêmes joueurs : bonne partie !", "success")

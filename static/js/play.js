@@ -152,7 +152,12 @@
     if (add && ownerOf(add)) {
       e.preventDefault();
       var row = addRow(ownerOf(add));
-      if (row) { var first = row.querySelector("input, select"); if (first) first.focus(); }
+      /* the cursor goes to the new row's first field to type in (a chip or a box takes a tap anyway) */
+      if (row) {
+        var first = row.querySelector("input[type=text], input:not([type]), input[type=number], select") ||
+          row.querySelector("input, select");
+        if (first) first.focus();
+      }
       return;
     }
     var remove = e.target.closest("[data-remove-row]");
@@ -205,43 +210,267 @@
     });
   });
 
+  /* ---------------------------------------------------------------- Enter key
+
+     Enter moves to the next field to type in (a phone keyboard's "suivant"), never submits halfway
+     (the first submit button of the score form is a list's "Ajouter ..."); on the last field it does
+     the page's main action ([data-main]). On a form marked data-enter-done, Enter on a blank field
+     is the main action too (the new-game page: the last players' seats are optional). */
+  function typable(el) {
+    return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=checkbox])" +
+                      ":not([type=radio]), textarea") && !el.disabled && !el.readOnly && el.offsetParent !== null;
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" || e.isComposing || e.defaultPrevented) return;
+    var el = e.target, owner = el.form;
+    if (!owner || !el.matches("input, select") || el.matches("[type=submit], [type=button]")) return;
+    e.preventDefault();
+    var all = $all("input, select, textarea", owner);
+    var next = all.slice(all.indexOf(el) + 1).filter(typable)[0];
+    var blankDone = owner.hasAttribute("data-enter-done") && typable(el) && !el.value.trim();
+    if (next && !blankDone) { next.focus(); return; }
+    var main = owner.querySelector("[data-main]");
+    if (!main) return;
+    if (owner.requestSubmit) owner.requestSubmit(main); else main.click();
+  });
+
   $all("input[data-stepper]").forEach(stepper);
+
+  /* ---------------------------------------------------------------- one step at a time
+
+     Each [data-stage] of the form is a step (the table, then each player). Without JS they are all
+     shown in order; here one is shown at a time, reached from the list of steps, the previous / next
+     links at its foot, "Joueur suivant" in the sticky bar, or any link to a field inside it (the error
+     summary). Hidden steps keep their fields in the form: a save always carries everything. */
+  var steps = form ? $all("[data-stage]", form) : [];
+  var onStage = -1;
+  var turn = document.querySelector("[data-turn]");
+
+  function stepIndex(id) {
+    for (var k = 0; k < steps.length; k++) if (steps[k].id === id) return k;
+    return -1;
+  }
+  function stepOf(el) { var s = el && el.closest ? el.closest("[data-stage]") : null; return s ? steps.indexOf(s) : -1; }
+  function stepTypable(el) {
+    return el.matches("input[type=text], input:not([type]), input[type=number], select, textarea") &&
+      !el.disabled && !el.readOnly && el.offsetParent !== null;
+  }
+  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(stepTypable); }
+
+  function flagSteps() {
+    steps.forEach(function (s) {
+      var bad = !!s.querySelector(".has-error, .field-error:not(:empty)");
+      $all('[data-goto="' + s.id + '"]').forEach(function (a) {
+        if (a.classList.contains("seat")) a.classList.toggle("has-error", bad);
+      });
+    });
+  }
+
+  function showStep(k, focus) {
+    if (k < 0 || k >= steps.length) return;
+    onStage = k;
+    steps.forEach(function (s, j) { s.hidden = j !== k; });
+    $all("[data-goto]").forEach(function (a) {
+      if (a.classList.contains("seat")) {
+        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-onStage", "step");
+        else a.removeAttribute("aria-onStage");
+      }
+    });
+    var step = steps[k];
+    if (turn) {
+      turn.hidden = false;
+      var seat = step.dataset.seat;
+      turn.querySelector("[data-turn-name]").textContent = step.dataset.stageLabel;
+      var dot = turn.querySelector("[data-turn-dot]");
+      var h = step.querySelector("h2 .dot");
+      dot.innerHTML = "";
+      if (h) dot.appendChild(h.cloneNode(true));
+      var total = turn.querySelector("[data-turn-total]");
+      if (seat !== undefined) {
+        total.hidden = false;
+        total.setAttribute("data-seat-total", seat);
+        var chip = document.querySelector('.steps-list [data-seat-total="' + seat + '"]');
+        total.textContent = chip ? chip.textContent : "";
+      } else {
+        total.hidden = true;
+        total.removeAttribute("data-seat-total");
+      }
+      var next = turn.querySelector("[data-next]");
+      next.hidden = k + 1 >= steps.length;
+      var following = steps[k + 1];
+      next.textContent = following && following.dataset.seat !== undefined ? "Joueur suivant" : "Étape suivante";
+      if (following) next.setAttribute("aria-label", next.textContent + " : " + following.dataset.stageLabel);
+    }
+    if (focus !== false) {
+      var list = document.querySelector(".steps-list");
+      window.scrollTo(0, list ? Math.max(0, list.getBoundingClientRect().top + window.pageYOffset - 70) : 0);
+    }
+    if (focus === true) {
+      var first = fieldsOf(k)[0];
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  if (steps.length > 1) {
+    form.classList.add("stepped");
+    var start = stepIndex(location.hash.slice(1));
+    if (start < 0 && location.hash.length > 1) start = stepOf(document.getElementById(location.hash.slice(1)));
+    if (start < 0) {  // a refused post: the first step with a message
+      var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
+      start = firstBad ? stepOf(firstBad) : 0;
+    }
+    showStep(Math.max(0, start), false);
+    flagSteps();
+
+    document.addEventListener("click", function (e) {
+      var go = e.target.closest("[data-goto]");
+      if (go) {
+        e.preventDefault();
+        showStep(stepIndex(go.dataset.goto), true);
+        return;
+      }
+      if (e.target.closest("[data-next]")) { showStep(onStage + 1, true); return; }
+      /* a link to a field inside a hidden step (the error summary): show the step, then follow it */
+      var link = e.target.closest('a[href^="#"]');
+      if (link && link.getAttribute("href").length > 1) {
+        var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+        var k = stepOf(target);
+        if (k >= 0 && k !== onStage) showStep(k, false);
+      }
+    });
+    window.addEventListener("hashchange", function () {
+      var target = document.getElementById(location.hash.slice(1));
+      var k = stepOf(target);
+      if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
+    });
+    /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
+       a hidden one; on the step's last field it goes on to the next step. */
+    form.addEventListener("keydown", function (e) {
+      if (e.key !== "Enter" || e.isComposing || !e.target.matches("input")) return;
+      if (/^(submit|button|checkbox|radio)$/.test(e.target.type)) return;
+      var list = fieldsOf(onStage);
+      var at = list.indexOf(e.target);
+      if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
+      if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
+      /* the last step's last field: the page's main action (the Enter key handler above) */
+    });
+  }
+
   if (!form || !form.dataset.autosave || !window.fetch || !window.FormData) return;
 
-  /* ---------------------------------------------------------------- autosave and draft */
+  /* ---------------------------------------------------------------- autosave and draft
+
+     Field by field: `base` holds, for each field, the value the server held when this phone last
+     heard from it (the page's `base_values`, then each answer's `stored`). A save sends only the
+     fields whose value differs from their base, each with its base ({name: [base, mine]}), so a
+     field this phone did not touch is never written back; the server reports a conflict only for a
+     field the other side changed too. Every change is also written to localStorage with its base,
+     so a closed tab or a dead phone loses nothing. */
 
   var version = form.querySelector("input[name=version]");
+  var baseInput = form.querySelector("input[name=base_values]");
+  var csrf = form.querySelector("input[name=csrf_token]");
+  var summaryBox = document.getElementById("error-summary");
   var key = "companion-draft:" + form.dataset.draft;
-  var timer = null, inFlight = false, again = false, paused = false, pendingVersion = null;
+  var SKIP = { csrf_token: 1, version: 1, base_values: 1, action: 1, add_row: 1 };
+  var base = {};
+  try { base = JSON.parse(baseInput.value || "{}") || {}; } catch (err) { base = {}; }
+  var timer = null, inFlight = false, again = false, paused = false, conflicts = {};
+  var stored = JSON.parse(JSON.stringify(base));  // what the server held when it wrote the page
 
-  function pairs(data) {
-    var out = [];
-    data.forEach(function (v, k) {
-      if (k !== "csrf_token" && k !== "version" && k !== "action" && typeof v === "string") out.push([k, v]);
+  function fields() {
+    return $all("input, select, textarea", form).filter(function (el) {
+      return el.name && !SKIP[el.name] && el.type !== "submit" && el.type !== "button";
+    });
+  }
+  /* name -> the text a browser would post ("" when blank or unticked) */
+  function current() {
+    var out = {};
+    fields().forEach(function (el) {
+      if (el.type === "checkbox" || el.type === "radio") {
+        if (!(el.name in out)) out[el.name] = "";
+        if (el.checked) out[el.name] = el.value;
+      } else out[el.name] = el.value.trim();
     });
     return out;
   }
-  function values() { return pairs(new FormData(form)); }  // all of it: what the draft keeps
+  function baseOf(name) { return base[name] || ""; }
+  function syncBase() { baseInput.value = JSON.stringify(base); }
 
-  /* What autosave sends: the form without the fields marked data-local, those the server cannot take
-     yet (a board begun but not finished, see board.js). They stay in the draft until they can. */
-  function body() {
-    var data = new FormData(form);
-    data.delete("action");
-    $all("[data-local]", form).forEach(function (el) { if (el.name) data.delete(el.name); });
-    return data;
+  /* What this phone changed: {name: [base, mine]}; `sendable` leaves out the fields marked
+     data-local, those the server cannot take yet (a board begun but not finished, see board.js). */
+  function changes(sendable) {
+    var now = current(), out = {}, local = {};
+    if (sendable) $all("[data-local]", form).forEach(function (el) { if (el.name) local[el.name] = 1; });
+    Object.keys(now).forEach(function (n) {
+      if (now[n] !== baseOf(n) && !local[n]) out[n] = [baseOf(n), now[n]];
+    });
+    Object.keys(base).forEach(function (n) {  // a row removed on this phone: its fields are blank now
+      if (!(n in now) && baseOf(n) !== "" && !local[n]) out[n] = [baseOf(n), ""];
+    });
+    return out;
   }
-  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+  function pending() { return Object.keys(changes(false)).length > 0; }
+  function under(name, prefix) { return name === prefix || name.indexOf(prefix + "-") === 0; }
+
+  /* The rows this phone added (nothing of theirs in the base) that the changes fill: should the
+     other phone have added a row at the same place, the server puts this one after it. */
+  function added(sent) {
+    var out = [];
+    $all("[data-rows]", form).forEach(function (box) {
+      rowsOf(box).forEach(function (row, i) {
+        var prefix = box.dataset.rows + "-" + i;
+        var mine = Object.keys(sent).some(function (n) { return under(n, prefix); });
+        var was = Object.keys(base).some(function (n) { return under(n, prefix) && base[n]; });
+        if (mine && !was) out.push(prefix);
+      });
+    });
+    return out;
+  }
+
+  function byName(name) {
+    return $all("input, select, textarea", form).filter(function (el) { return el.name === name; });
+  }
+  function valueOf(name) { var v = current()[name]; return v === undefined ? "" : v; }
+  function setValue(name, value) {
+    if (!byName(name).length) { if (value === "") return; grow(name); }
+    byName(name).forEach(function (el) {
+      if (el.type === "checkbox") el.checked = value !== "" && value === el.value;
+      else if (el.type === "radio") el.checked = el.value === value;
+      else el.value = value;
+    });
+  }
+
+  /* Take in what the server holds (`stored`: every non-blank stored value): a field this phone has
+     not changed since shows it; the base of every field becomes it, except the fields in conflict,
+     which keep theirs until the player chooses. */
+  function adopt(values, keep, sent) {
+    var names = {};
+    Object.keys(values || {}).forEach(function (n) { names[n] = 1; });
+    Object.keys(base).forEach(function (n) { names[n] = 1; });
+    Object.keys(sent || {}).forEach(function (n) { names[n] = 1; });
+    Object.keys(names).forEach(function (n) {
+      if (keep && keep[n]) return;
+      var theirs = values[n] || "";
+      /* A field this phone just sent keeps what the player sees, even when the server holds it
+         otherwise (a radio that only arranges the page, like Reterra's "Dessiner" with nothing
+         painted yet): its base says what is stored, so it stays a change until it can be kept. */
+      if (!(sent && n in sent) && theirs !== baseOf(n) && valueOf(n) === baseOf(n)) setValue(n, theirs);
+      if (theirs) base[n] = theirs; else delete base[n];
+    });
+    syncBase();
+    showIf();
+    /* fields written here fire no input event (they are not this phone's changes): scripts that
+       draw from fields (board.js) redraw on this */
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
+  }
 
   function readDraft() {
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (err) { return null; }
   }
-  function writeDraft(fresh) {
-    try {
-      var old = fresh ? null : readDraft();
-      localStorage.setItem(key, JSON.stringify({ base: old ? old.base : version.value, values: values() }));
-      // (a new change after a submit is a new draft: "submitted" is not carried over)
-    } catch (err) { /* private mode or full storage: the server copy still holds the last save */ }
+  function writeDraft() {
+    try { localStorage.setItem(key, JSON.stringify({ base: base, values: current() })); }
+    catch (err) { /* private mode or full storage: the server copy still holds the last save */ }
   }
   function dropDraft() { try { localStorage.removeItem(key); } catch (err) { /* nothing kept */ } }
 
@@ -256,6 +485,23 @@
     lines.forEach(function (line) { var p = document.createElement("p"); p.textContent = line; notice.appendChild(p); });
     if (actions) notice.appendChild(actions);
     notice.hidden = !lines.length;
+  }
+
+  /* The error summary at the top: each field to fix, a link to it, and its message. */
+  function showSummary(items) {
+    if (!summaryBox) return;
+    var list = summaryBox.querySelector("ul");
+    list.textContent = "";
+    (items || []).forEach(function (item) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = "#f-" + item[0];
+      a.textContent = item[1];
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" : " + item[2]));
+      list.appendChild(li);
+    });
+    summaryBox.hidden = !(items && items.length);
   }
 
   function clearMarks() {
@@ -278,6 +524,16 @@
     return elsewhere;
   }
 
+  /* Warnings (a likely mistake, never blocking), field name -> messages, in their w-NAME slots. */
+  function markWarnings(warnings) {
+    if (!warnings) return;
+    $all(".field-warning", form).forEach(function (p) { p.textContent = ""; });
+    Object.keys(warnings).forEach(function (name) {
+      var p = document.getElementById("w-" + name);
+      if (p) p.textContent = warnings[name].join(" \u00b7 ");
+    });
+  }
+
   function markTheirs(theirs) {
     $all(".theirs", form).forEach(function (p) { p.remove(); });
     Object.keys(theirs || {}).forEach(function (name) {
@@ -294,26 +550,35 @@
     });
   }
 
+  /* A conflict: the fields both phones changed keep this phone's entries, marked with the other
+     phone's value; the player applies theirs or mine, field by field written as chosen. */
+  function resolve(mine) {
+    Object.keys(conflicts).forEach(function (n) {
+      var theirs = stored[n] || "";
+      if (!mine) setValue(n, theirs);
+      if (theirs) base[n] = theirs; else delete base[n];
+    });
+    syncBase();
+    conflicts = {};
+    paused = false;
+    markTheirs({});
+    showNotice([]);
+    showIf();
+    save();
+  }
+
   function conflictActions() {
     var box = document.createElement("div");
     box.className = "button-row";
     var mine = document.createElement("button");
     mine.type = "button";
     mine.textContent = "Appliquer mes saisies";
-    mine.addEventListener("click", function () {
-      if (pendingVersion !== null) version.value = pendingVersion;
-      try {
-        var d = readDraft();
-        if (d) { d.base = version.value; localStorage.setItem(key, JSON.stringify(d)); }
-      } catch (err) { /* ignore */ }
-      paused = false;
-      save();
-    });
+    mine.addEventListener("click", function () { resolve(true); });
     var theirs = document.createElement("button");
     theirs.type = "button";
     theirs.className = "ghost";
     theirs.textContent = "Reprendre leurs valeurs";
-    theirs.addEventListener("click", function () { dropDraft(); window.location.reload(); });
+    theirs.addEventListener("click", function () { resolve(false); });
     box.appendChild(mine);
     box.appendChild(theirs);
     return box;
@@ -324,9 +589,18 @@
     timer = null;
     if (paused) return;
     if (inFlight) { again = true; return; }
+    var sent = changes(true);
+    if (!Object.keys(sent).length) {
+      if (!pending()) dropDraft();
+      say(pending() ? "Gard\u00e9 sur ce t\u00e9l\u00e9phone" : "Enregistr\u00e9 \u2713", pending() ? "" : "ok");
+      return;
+    }
     inFlight = true;
-    var data = body();
-    var sent = pairs(data);
+    var data = new FormData();
+    if (csrf) data.append("csrf_token", csrf.value);
+    data.append("version", version.value);
+    data.append("changes", JSON.stringify(sent));
+    data.append("new_rows", JSON.stringify(added(sent)));
     say("Enregistrement\u2026", "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
@@ -338,39 +612,56 @@
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) {
         version.value = data.version;
+        stored = data.stored || {};
+        /* A row of ours put after the other phone's (both added one at the same place): its old place
+           shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
+        Object.keys(data.moved || {}).forEach(function (old) {
+          Object.keys(sent).forEach(function (n) {
+            if (!under(n, old)) return;
+            delete sent[n];
+            setValue(n, stored[n] || "");
+            if (stored[n]) base[n] = stored[n]; else delete base[n];
+          });
+        });
+        adopt(stored, null, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
         });
         clearMarks();
         markTheirs({});
-        showNotice([]);
-        if (same(values(), sent)) dropDraft();
-        else {
-          try { var d = readDraft(); if (d) { d.base = String(data.version); localStorage.setItem(key, JSON.stringify(d)); } }
-          catch (err) { /* ignore */ }
-        }
-        say("Enregistré \u2713", "ok");
+        showSummary([]);
+        markWarnings(data.warnings);
+        showNotice(mark(data.errors, data.general));  // a rule not met yet: flagged, saved anyway
+        if (pending()) writeDraft(); else dropDraft();
+        say(data.draft ? "Enregistr\u00e9 \u2713 (\u00e0 compl\u00e9ter avant les r\u00e9sultats)"
+                       : "Enregistr\u00e9 \u2713", "ok");
       } else if (status === 409 && data) {
+        version.value = data.version;
+        stored = data.stored || {};
+        conflicts = data.theirs || {};
         paused = true;
-        pendingVersion = String(data.version);
+        adopt(stored, conflicts);  // the other phone's other changes are taken in
         clearMarks();
-        markTheirs(data.theirs);
+        markTheirs(conflicts);
         showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
-        say("Non enregistré : conflit", "bad");
+        writeDraft();
+        say("Non enregistr\u00e9 : conflit", "bad");
       } else if (status === 422 && data) {
         clearMarks();
         showNotice(mark(data.errors, data.general));
-        say("Non enregistré : à corriger", "bad");
+        showSummary(data.summary);
+        say("Non enregistr\u00e9 : \u00e0 corriger", "bad");
       } else {
-        showNotice(["L'enregistrement a échoué (" + status + ") : vos saisies restent sur ce téléphone. " +
+        showNotice(["L'enregistrement a \u00e9chou\u00e9 (" + status + ") : vos saisies restent sur ce t\u00e9l\u00e9phone. " +
                     "Si cela dure, rechargez la page."]);
-        say("Non enregistré", "bad");
+        say("Non enregistr\u00e9", "bad");
       }
     }).catch(function () {
-      say("Pas de réseau : saisies gardées sur ce téléphone", "bad");
+      say("Pas de r\u00e9seau : saisies gard\u00e9es sur ce t\u00e9l\u00e9phone", "bad");
       timer = setTimeout(save, 10000);
     }).then(function () {
       inFlight = false;
+      flagSteps();
       if (submitAfter !== null && !paused) {
         var button = submitAfter;
         submitAfter = null;
@@ -393,15 +684,17 @@
     timer = setTimeout(save, DELAY);
   }
 
-  /* A full submit ("Enregistrer", "Voir les résultats") carries every field itself: drop the pending
-     autosave, and let one already on its way finish first so the version sent is the latest. */
+  /* A full submit ("Enregistrer", "Voir les résultats") carries every field and their base values:
+     the server takes the difference. Drop the pending autosave, and let one already on its way
+     finish first so the base sent is the latest. The draft stays until the next page shows the
+     server holds it. */
   var submitAfter = null;
   form.addEventListener("submit", function (e) {
     clearTimeout(timer);
     timer = null;
-    try {  // the draft is being sent: once the server holds a newer version, it is not restored
+    try {  // once the server holds a newer version, this draft was sent: it is not put back
       var d = readDraft();
-      if (d) { d.submitted = true; localStorage.setItem(key, JSON.stringify(d)); }
+      if (d) { d.submitted = version.value; localStorage.setItem(key, JSON.stringify(d)); }
     } catch (err) { /* ignore */ }
     if (inFlight) {
       e.preventDefault();
@@ -413,28 +706,14 @@
   /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
   form.addEventListener("draft", function () {
     writeDraft();
-    if (!timer && !inFlight && !paused) say("Gardé sur ce téléphone", "");
+    if (!timer && !inFlight && !paused) say("Gard\u00e9 sur ce t\u00e9l\u00e9phone", "");
   });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  window.addEventListener("online", function () { if (readDraft()) save(); });
+  window.addEventListener("online", function () { if (pending()) save(); });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden" && timer) save(true);
   });
-
-  /* A draft left by a closed tab or a dead phone: put it back, then send it (the server refuses it
-     if someone saved since, and the conflict shows both sides). */
-  function restore(draft) {
-    var wanted = {};
-    draft.values.forEach(function (pair) { (wanted[pair[0]] = wanted[pair[0]] || []).push(pair[1]); });
-    Object.keys(wanted).forEach(grow);
-    $all("input, select, textarea", form).forEach(function (el) {
-      if (!el.name || el.name === "csrf_token" || el.name === "version" || el.type === "submit") return;
-      var v = wanted[el.name] || [];
-      if (el.type === "checkbox" || el.type === "radio") el.checked = v.indexOf(el.value) >= 0;
-      else el.value = v.length ? v[0] : "";
-    });
-  }
 
   /* Add the rows a draft's field needs, outer lists first: cities-2-tiles-3-player adds cities up to
      the third (each with one blank tile), then tiles in it up to the fourth. */
@@ -443,38 +722,44 @@
       if (form.querySelector('[name="' + name.replace(/["\\]/g, "\\$&") + '"]')) return;
       var box = null, index = NaN;
       $all("[data-rows]", form).forEach(function (b) {
-        var base = b.dataset.rows + "-";
-        var m = name.indexOf(base) === 0 && /^(\d+)(?=-|$)/.exec(name.slice(base.length));
+        var prefix = b.dataset.rows + "-";
+        var m = name.indexOf(prefix) === 0 && /^(\d+)(?=-|$)/.exec(name.slice(prefix.length));
         if (m && (!box || b.dataset.rows.length > box.dataset.rows.length)) { box = b; index = parseInt(m[1], 10); }
       });
       if (!box || rowsOf(box).length > index || !addRow(box)) return;  // no list for it, or no room
     }
   }
 
-  var draft = readDraft();
-  /* A draft already sent and since outdone (the server holds a newer version), or a conflict page
-     (409: "rechargez la page pour reprendre les siennes", a reload takes theirs): not restored. */
-  var superseded = !!form.querySelector(".theirs") ||
-    !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.base, 10));
-  /* Back from a full submit the server refused (422): the page shows what was sent, which the server
-     does not hold. It becomes the draft, so a reload does not lose it (a half-painted board). */
-  var refused = !superseded && ((notice && !notice.hidden) || !!form.querySelector(".has-error"));
-  if (refused) {
-    writeDraft(true);
-    draft = null;
-  } else if (superseded && draft) {
-    dropDraft();
-    draft = null;
+  /* A draft left by a closed tab, a reload within the autosave's delay or a dead phone: each field
+     it changed comes back with the base it was changed from, unless the page already shows it (the
+     save got through). Sent at once: the server merges it like any save. */
+  function restore(draft) {
+    var back = false;
+    Object.keys(draft.values).forEach(function (n) {
+      var mine = draft.values[n], was = (draft.base || {})[n] || "";
+      /* a switch the server reads back otherwise (data-keep-local) comes back as this phone left it */
+      var kept = !!form.querySelector('[name="' + n + '"][data-keep-local]');
+      if ((mine === was && !kept) || valueOf(n) === mine) return;
+      setValue(n, mine);
+      if (was) base[n] = was; else delete base[n];
+      back = true;
+    });
+    syncBase();
+    return back;
   }
-  if (draft && draft.values && !same(draft.values, values())) {
-    restore(draft);
-    version.value = draft.base;
+
+  var draft = readDraft();
+  var theirsShown = !!form.querySelector(".theirs");  // a conflict page (no-JS submit): taken as shown
+  var sent = !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.submitted, 10));
+  if (draft && draft.values && !theirsShown && !sent && restore(draft)) {
     showIf();
-    showNotice(["Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises et envoyées."]);
+    showNotice(["Des saisies non enregistr\u00e9es ont \u00e9t\u00e9 retrouv\u00e9es sur ce t\u00e9l\u00e9phone : elles sont remises et envoy\u00e9es."]);
     /* sent once every script has read the restored fields (board.js marks what cannot be sent yet) */
     if (document.readyState === "complete") save();
     else document.addEventListener("DOMContentLoaded", function () { save(); });
-  } else if (draft) {
+  } else if (pending()) {
+    writeDraft();  // a page the server refused shows entries it does not hold: a reload keeps them
+  } else {
     dropDraft();
   }
   showIf();

@@ -1,0 +1,260 @@
+"""Saving at the table, on a phone (headless Chromium, 390×844): two phones on one game, reloads and
+double taps that must not look like another phone, the Enter key, one game per new-game form, a
+rule not met yet that must not stop the other fields from saving."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from helpers import check_layout, choose, new_game, saved, second_phone, show_player, stored_document
+
+pytestmark = pytest.mark.browser
+NAMES = ["Éloïse", "Jules"]
+
+
+def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
+    """A sets Éloïse's castles to 3; B, opened before, changes only Jules's ports: nothing is undone.
+    Then both change Jules's ports: B sees A's value (not the old one), applies its own, and Éloïse
+    keeps her 3 castles."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-castles"]', "2")
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(phone, 0)
+        phone.fill('[name="players-0-castles"]', "3")
+        saved(phone)
+        show_player(other, 1)
+        other.fill('[name="players-1-ports"]', "4")
+        saved(other)
+        expect(other.locator('[name="players-0-castles"]')).to_have_value("3")  # taken in
+        assert other.locator("#play-notice").is_hidden()
+        players = stored_document(live_server, url)["players"]
+        assert players[0]["castles"] == 3 and players[1]["ports"] == 4
+
+        # Then both change Jules's ports. A (whose screen still shows 1) is told B's 4, and applies 5.
+        show_player(phone, 1)
+        phone.fill('[name="players-1-ports"]', "5")
+        phone.locator("#play-notice").wait_for(state="visible")
+        assert phone.locator("#t-players-1-ports").inner_text() == "Enregistré sur l'autre appareil : 4"
+        assert phone.locator(".theirs").count() == 1
+        phone.get_by_role("button", name="Appliquer mes saisies").click()
+        saved(phone)
+        other.fill('[name="players-1-ports"]', "6")  # B, from its 4: A wrote 5 meanwhile
+        notice = other.locator("#play-notice")
+        notice.wait_for(state="visible")
+        assert other.locator("#t-players-1-ports").inner_text() == "Enregistré sur l'autre appareil : 5"
+        assert other.locator(".theirs").count() == 1
+        other.get_by_role("button", name="Appliquer mes saisies").click()
+        saved(other)
+        players = stored_document(live_server, url)["players"]
+        assert players[0]["castles"] == 3 and players[1]["ports"] == 6
+        other.reload()
+        assert other.locator('[name="players-0-castles"]').input_value() == "3"
+        assert other.locator("#play-notice").is_hidden()
+    finally:
+        context.close()
+
+
+def test_reload_right_after_typing_is_no_conflict(phone, live_server):
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    for value in ("12", "13", "14"):
+        show_player(phone, 0)
+        phone.fill('[name="players-0-track"]', value)
+        phone.reload()  # within the autosave's 0.7 s: the draft comes back and is sent
+        saved(phone)
+        assert phone.locator(".theirs").count() == 0
+        assert "Quelqu'un" not in phone.locator("#play-notice").inner_text()
+        assert phone.locator('[name="players-0-track"]').input_value() == value
+    assert stored_document(live_server, url)["players"][0]["track"] == 14
+
+
+def slow(route) -> None:
+    """A POST whose answer comes back a little late, as on a table's Wi-Fi: the server has it, and
+    the player has time for a second tap."""
+    import time
+
+    response = route.fetch(max_redirects=0)
+    time.sleep(0.4)
+    route.fulfill(response=response)
+
+
+def test_two_taps_on_voir_les_resultats(phone, live_server):
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-track"]', "20")
+    show_player(phone, 1)
+    phone.fill('[name="players-1-track"]', "11")
+    # Two taps, the second while the first is on its way to the server.
+    phone.route("**/g/*/", lambda route: slow(route) if route.request.method == "POST"
+                else route.continue_())
+    phone.evaluate("""() => {
+      const button = document.querySelector('button[name=action][value=finish]');
+      button.click();
+      setTimeout(() => button.click(), 150);
+    }""")
+    expect(phone).to_have_url(re.compile(r"/resultats$"))  # the second tap's page: no conflict
+    assert phone.locator("h1.winner").inner_text() == "Éloïse gagne"
+    phone.goto(url)
+    assert phone.locator(".theirs").count() == 0 and phone.locator("#play-notice").is_hidden()
+
+
+def test_enter_moves_to_the_next_field(phone, live_server):
+    phone.goto(f"{phone.base_url}/nouvelle?game=rebirth&variant=scotland")
+    phone.fill("#players-0-name", "Éloïse")
+    phone.press("#players-0-name", "Enter")
+    expect(phone.locator("#players-1-name")).to_be_focused()  # not submitted after the first name
+    assert urlparse(phone.url).path == "/nouvelle"
+    phone.keyboard.type("Jules")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#players-2-name")).to_be_focused()
+    phone.keyboard.press("Enter")  # a blank optional seat: the table is complete, the game starts
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    # The score form: Enter never adds a tile; it goes on, and the last field shows the results.
+    phone.fill('[name="cities-0-size"]', "2")
+    phone.press('[name="cities-0-size"]', "Enter")
+    assert phone.locator('[name^="cities-0-tiles-1"]').count() == 0
+    assert phone.locator('[name^="cities-1"]').count() == 0
+    focused = phone.evaluate("document.activeElement.name")
+    assert focused and focused != "cities-0-size"
+    # Enter on a step's last field goes on to the next step (the first player's), cursor in its
+    # first field; on the last step's last field it shows the results.
+    phone.locator("#table input[type=text]:visible").last.press("Enter")
+    expect(phone.locator("#joueur-1")).to_be_visible()
+    expect(phone.locator('[name="players-0-track"]')).to_be_focused()
+    show_player(phone, 1)
+    last = phone.locator("#end-state input[type=text]:visible").last
+    last.fill("3")
+    last.press("Enter")
+    phone.wait_for_url(re.compile(r"/resultats$"))
+
+
+def test_double_tap_on_start_makes_one_game(phone, live_server):
+    from companion.extensions import db
+    from companion.models import GameRecord
+
+    with live_server.app.app_context():
+        before = db.session.query(GameRecord).count()
+    phone.goto(f"{phone.base_url}/nouvelle?game=revive&variant=base")
+    phone.fill("#players-0-name", "Éloïse")
+    phone.fill("#players-1-name", "Jules")
+    phone.get_by_role("button", name="Commencer la saisie").dblclick()
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    first = phone.url
+    phone.go_back()  # Back, then submit again (the names typed again if the page came back blank)
+    if not phone.locator("#players-0-name").input_value():
+        phone.fill("#players-0-name", "Éloïse")
+        phone.fill("#players-1-name", "Jules")
+    phone.get_by_role("button", name="Commencer la saisie").click()
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    assert phone.url == first
+    with live_server.app.app_context():
+        assert db.session.query(GameRecord).count() == before + 1
+
+
+def test_holder_before_castles_still_saves_everything_else(phone, live_server):
+    url = new_game(phone, "rebirth", "ireland", NAMES)
+    choose(phone, "blarney", "Jules")  # the holder first, castles not typed yet
+    expect(phone.locator("#save-state")).to_contain_text("Enregistré ✓")
+    expect(phone.locator("#e-blarney")).to_contain_text("Jules tient le château de Blarney")
+    expect(phone.locator("#e-players-1-castles")).to_contain_text("au moins 1")
+    show_player(phone, 0)
+    phone.fill('[name="players-0-track"]', "30")
+    expect(phone.locator("#save-state")).to_contain_text("Enregistré ✓")
+    document = stored_document(live_server, url)
+    assert document["blarney"] == "Jules" and document["players"][0]["track"] == 30
+    # The results wait: refused with a summary linking to both fields.
+    phone.get_by_role("button", name="Voir les résultats").click()
+    phone.wait_for_load_state()
+    summary = phone.locator("#error-summary")
+    expect(summary).to_be_visible()
+    links = summary.locator("a")
+    assert {links.nth(k).get_attribute("href") for k in range(links.count())} == {
+        "#f-blarney", "#f-players-1-castles"}
+    check_layout(phone)
+    links.nth(1 if links.nth(0).get_attribute("href") == "#f-blarney" else 0).click()  # to Jules's step
+    expect(phone.locator('[name="players-1-castles"]')).to_be_visible()
+    phone.fill('[name="players-1-castles"]', "1")
+    saved(phone)
+    assert phone.locator("#e-blarney").inner_text() == ""
+    phone.get_by_role("button", name="Voir les résultats").click()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+
+
+def test_without_javascript_enter_saves_and_comes_back_to_the_field(browser, live_server):
+    """No JS: Enter in a field is "Enregistrer" (not a list's "Ajouter une tuile"), and the page comes
+    back at the field just typed, not at the top of a long page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False,
+                                  locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.base_url = live_server.url
+        url = new_game(page, "rebirth", "scotland", NAMES)
+        page.fill('[name="players-1-ports"]', "3")
+        page.press('[name="players-1-ports"]', "Enter")
+        page.wait_for_url(re.compile(r"#f-players-1-ports$"))
+        assert page.locator('[name^="cities-0-tiles-1"]').count() == 0  # no tile added
+        assert stored_document(live_server, url)["players"][1]["ports"] == 3
+        assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
+    finally:
+        context.close()
+
+
+def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
+    """What goes over the network: the changed fields, each with the value it was based on."""
+    import json
+    from urllib.parse import parse_qs
+
+    new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-castles"]', "2")
+    saved(phone)
+    sent = []
+    phone.on("request", lambda r: sent.append(r) if r.url.endswith("/save") else None)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "4")
+    saved(phone)
+    body = sent[-1].post_data
+    if "form-data" in (sent[-1].headers.get("content-type") or ""):
+        changes = json.loads(body.split('name="changes"')[1].split("\r\n\r\n", 1)[1].split("\r\n--")[0])
+    else:
+        changes = json.loads(parse_qs(body)["changes"][0])
+    assert changes == {"players-1-ports": ["", "4"]}
+    assert "players-0-castles" not in body
+
+
+def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    phone.fill('[name="cities-0-size"]', "3")
+    phone.select_option('[name="cities-0-tiles-0-player"]', "Éloïse")
+    phone.fill('[name="cities-0-tiles-0-influence"]', "2")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        for page, who, icons in ((phone, "Jules", "1"), (other, "Éloïse", "3")):
+            page.locator('#f-cities-0-tiles > button[name="add_row"]').tap()
+            page.select_option('[name="cities-0-tiles-1-player"]', who)
+            page.fill('[name="cities-0-tiles-1-influence"]', icons)
+            saved(page)
+        assert other.locator("#play-notice").is_hidden()  # no conflict: both tiles are kept
+        tiles = stored_document(live_server, url)["cities"][0]["tiles"]
+        assert tiles == [{"player": "Éloïse", "influence": 2}, {"player": "Jules", "influence": 1},
+                         {"player": "Éloïse", "influence": 3}]
+        # B's screen shows the three tiles, Jules's where A put it and B's own after it.
+        expect(other.locator('[name="cities-0-tiles-1-player"]')).to_have_value("Jules")
+        expect(other.locator('[name="cities-0-tiles-2-player"]')).to_have_value("Éloïse")
+        expect(other.locator('[name="cities-0-tiles-2-influence"]')).to_have_value("3")
+        other.wait_for_timeout(1000)  # nothing left to send: no save undoes A's tile
+        assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
+    finally:
+        context.close()
