@@ -188,6 +188,38 @@ def test_a_scored_game_that_does_not_score_is_refused(app, client):
     assert "games[0].document.players[0].castles" in response.get_data(as_text=True)
 
 
+def test_a_draft_may_break_a_rule_between_fields_but_a_scored_game_may_not(app, client):
+    """As the screens store them: a Stirling holder typed before the castles is a draft worth
+    restoring; the same document claimed as scored is refused; a bad value is refused either way."""
+    device_of(client)
+    early = {"game": "rebirth", "variant": "scotland", "stirling": "A",
+             "players": [{"name": "A"}, {"name": "B"}]}
+    assert games.validate(early) and all(p.kind == games.RULE for p in games.validate(early))
+
+    def item(uid, status, document):
+        return {"id": uid, "status": status, "created_at": "2026-01-01T10:00:00Z", "colours": None,
+                "document": document}
+
+    refused = upload(client, json.dumps({"format": "companion-export", "version": 1, "games": [
+        item("b" * 32, "scored", early)]}))
+    assert refused.status_code == 422
+    assert "games[0].document.stirling" in refused.get_data(as_text=True)
+    bad = dict(early, players=[{"name": "A", "castles": 99}, {"name": "B"}])
+    assert upload(client, json.dumps({"format": "companion-export", "version": 1, "games": [
+        item("c" * 32, "draft", bad)]})).status_code == 422
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)) == 0
+
+    restored = upload(client, json.dumps({"format": "companion-export", "version": 1, "games": [
+        item("d" * 32, "draft", early)]}))
+    assert restored.status_code in (200, 302, 303)
+    with app.app_context():
+        record = db.session.scalar(sa.select(GameRecord).where(GameRecord.uid == "d" * 32))
+        assert record is not None and record.status == "draft" and record.document == early
+    again = export(client)
+    assert [g["document"] for g in again["games"]] == [early]
+
+
 def test_upload_limit_and_missing_file(client):
     device_of(client)
     response = client.post("/parties/importer", data={}, content_type="multipart/form-data")
