@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -33,10 +34,13 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, security
+    from . import api, compress, errors, limits, logmask, security, sqlite
     from .extensions import csrf, db, migrate
 
+    logmask.install(app.logger, logging.getLogger("werkzeug"))
+    limits.init_app(app)  # first: its hook must run before CSRF reads a form
     db.init_app(app)
+    sqlite.init_app(app, db)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     security.init_app(app)

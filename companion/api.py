@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from . import games
+from . import games, jsonio
 from .errors import error_response
 from .games.core import InvalidDocument
 
@@ -14,12 +12,15 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
 def read_json() -> object:
-    """The request body as JSON whatever its content type; 400 when it is not JSON."""
-    raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
+    """The request body as JSON whatever its content type: 400 when it is not JSON, 422 with the
+    paths for what JSON allows and the contract does not (a key given twice, a lone surrogate)."""
+    raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH, chunked or not
     try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
-        abort(make_response(error_response(400, "le corps de la requête n'est pas du JSON valide")))
+        return jsonio.parse(raw)
+    except jsonio.NotJson as exc:
+        abort(make_response(error_response(400, f"le corps de la requête n'est pas du JSON valide : {exc}")))
+    except InvalidDocument as exc:
+        abort(make_response(invalid(exc)))
 
 
 def invalid(exc: InvalidDocument):

@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from . import games
+from . import games, jsonio
 from .games.core import InvalidDocument
 
 EXIT_INVALID = 2
@@ -38,12 +38,12 @@ def read_document(source: str, stdin=None) -> object:
     except (OSError, UnicodeDecodeError) as exc:
         raise Failure([f"{label}: lecture impossible ({exc.__class__.__name__})"]) from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Failure([f"document: {label} n'est pas du JSON valide "
-                       f"(ligne {exc.lineno}, colonne {exc.colno})"]) from None
-    except RecursionError:
-        raise Failure([f"document: {label} est imbriqué trop profondément"]) from None
+        return jsonio.parse(text)
+    except jsonio.NotJson as exc:
+        where = f" (ligne {exc.line}, colonne {exc.column})" if exc.line else ""
+        raise Failure([f"document: {label} : {exc}{where}"]) from None
+    except InvalidDocument as exc:
+        raise Failure([f"{p.path}: {p.message}" for p in exc.problems]) from None
 
 
 def score_document(doc: object) -> games.Result:

@@ -12,6 +12,8 @@ MESSAGES = {
     403: ("Accès refusé", "Ce lien ne donne pas accès à cette page."),
     404: ("Page introuvable", "Cette page n'existe pas, ou le lien de la partie est incomplet."),
     405: ("Méthode non permise", "Cette page ne s'utilise pas ainsi."),
+    408: ("Délai dépassé", "Les données sont arrivées trop lentement. Rien n'a été enregistré : "
+                           "réessayez."),
     409: ("Conflit", "Quelqu'un d'autre a modifié cette partie entre-temps."),
     413: ("Trop volumineux", "Les données envoyées dépassent la taille permise."),
     422: ("Données invalides", "Les données reçues ne décrivent pas une partie valide."),

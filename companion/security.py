@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -31,5 +31,22 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+# Pages that hold an edit token (in their links or forms) or a device's list of games: never kept
+# by a browser cache or a proxy, so that a shared or lost phone's back button does not reopen them.
+NO_STORE = ("/g/", "/parties", "/nouvelle")
+
+
+def cache_policy(response: Response) -> Response:
+    """`no-store` under NO_STORE unless a view chose better (a sheet's ETag); read-only share
+    pages are revalidated each time (a save may change them)."""
+    if "Cache-Control" not in response.headers:
+        if request.path.startswith(NO_STORE):
+            response.headers["Cache-Control"] = "no-store"
+        elif request.path.startswith("/r/"):
+            response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 def init_app(app: Flask) -> None:
     app.after_request(add_headers)
+    app.after_request(cache_policy)

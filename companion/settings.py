@@ -6,7 +6,8 @@ import os
 import secrets
 from pathlib import Path
 
-MAX_DOCUMENT_BYTES = 256 * 1024
+# A game document is a few kilobytes; this leaves room for a generously indented one (300 KB).
+MAX_DOCUMENT_BYTES = 384 * 1024
 
 
 def database_url(instance_path: str) -> str:
@@ -51,6 +52,8 @@ def from_env(instance_path: str) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "SECRET_KEY": secret_key(instance_path),
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
+        # Requests running the app at once per process (companion.limits); 0: no limit.
+        "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "WTF_CSRF_TIME_LIMIT": None,  # a game is scored over an evening: tokens last the session
         "SESSION_COOKIE_HTTPONLY": True,

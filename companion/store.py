@@ -8,9 +8,11 @@ game always scores: `result_of` is None for such a draft, and every page reading
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 
 import sqlalchemy as sa
 from flask import abort, current_app, g, request
@@ -22,6 +24,7 @@ from .models import DeviceGame, GameRecord, now
 DEVICE_COOKIE = "companion_device"
 DEVICE_MAX_AGE = 2 * 365 * 24 * 3600  # a table's phone keeps its history for two years
 HISTORY_LIMIT = 100
+REMEMBER_REFRESH = timedelta(minutes=10)  # `opened_at` is refreshed at most this often
 
 
 class StaleVersion(Exception):
@@ -145,9 +148,18 @@ def names_of(record: GameRecord) -> list[str]:
 
 
 def result_of(record: GameRecord):
-    """The result of a stored document, or None if it no longer scores (an engine got stricter)."""
+    """The result of a stored document, or None if it no longer scores (an engine got stricter).
+
+    The edit page, the results pages and the history all ask for it, again and again between two
+    saves: results are kept per document text (the text is the key, so a document changed by any
+    means is scored anew)."""
+    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False))
+
+
+@lru_cache(maxsize=512)
+def _result_of_text(text: str):
     try:
-        return games.score(record.document)
+        return games.score(json.loads(text))
     except games.InvalidDocument:
         return None
 
@@ -183,10 +195,20 @@ def remember(record: GameRecord, *, can_edit: bool) -> None:
     row = db.session.get(DeviceGame, (device, record.id))
     if row is None:
         db.session.add(DeviceGame(device=device, game_id=record.id, can_edit=can_edit))
+    elif (row.can_edit or not can_edit) and _recent(row.opened_at):
+        return  # nothing to change: no write (every page view would otherwise be a write transaction)
     else:
         row.opened_at = now()
         row.can_edit = row.can_edit or can_edit
     db.session.commit()
+
+
+def _recent(when: datetime | None) -> bool:
+    if when is None:
+        return False
+    if when.tzinfo is None:  # SQLite gives back naive UTC datetimes
+        when = when.replace(tzinfo=UTC)
+    return now() - when < REMEMBER_REFRESH
 
 
 @dataclass

@@ -6,6 +6,7 @@ the engines must be testable (and fuzzable) without an app or a database.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,17 +191,53 @@ class Checker:
 # --------------------------------------------------------------------------- player names
 
 NAME_MAX = 40
+# Bidi embeddings, overrides and isolates (LRE..RLO, LRI..PDI): they reorder the text after them,
+# so a name could show another name or turn the rest of a shared line around.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Format characters a name may hold: joiners (emoji sequences, Persian and Indic scripts), direction
+# marks (Arabic, Hebrew) and tag characters (the Scotland flag emoji).
+FORMAT_ALLOWED = frozenset("\u200c\u200d\u200e\u200f\u061c") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern).
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(ch: str) -> bool:
+    """A character that puts ink on the page: a letter, digit, punctuation or symbol (Unicode
+    categories L, N, P, S) other than the few that draw nothing. Spaces, controls, format and
+    private-use characters, and combining marks on their own, are not."""
+    return unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_GLYPHS
+
+
+def name_problem(name: str) -> str | None:
+    """Why a (trimmed) player name cannot be shown as it is on shared pages and sheets, or None."""
+    for ch in name:
+        category = unicodedata.category(ch)
+        code = f"U+{ord(ch):04X}"
+        if category in ("Cc", "Cs"):
+            return f"le nom contient un caractère de contrôle ({code}) : retirez-le"
+        if ch in BIDI_CONTROLS:
+            return f"le nom contient un caractère qui inverse le sens de l'écriture ({code}) : retirez-le"
+        if category == "Cf" and ch not in FORMAT_ALLOWED:
+            return f"le nom contient un caractère invisible ({code}) : retirez-le"
+    if not any(visible(ch) for ch in name):
+        return "le nom ne contient aucun caractère visible"
+    return None
 
 
 def player_name(check: Checker, value: Any, path: str, seen: dict[str, int], index: int) -> str | None:
-    """One player's name: text, 1-40 characters once trimmed, distinct without regard to case
-    from the names in `seen` (casefolded name -> seat index), which it extends."""
+    """One player's name: text, 1-40 characters once trimmed, something visible and nothing that
+    hides or reorders text (`name_problem`), distinct without regard to case from the names in
+    `seen` (casefolded name -> seat index), which it extends."""
     if not isinstance(value, str):
         check.add(path, "champ obligatoire : le nom du joueur" if value is None else "doit être un texte")
         return None
     name = value.strip()
     if not 1 <= len(name) <= NAME_MAX:
         check.add(path, f"le nom doit faire de 1 à {NAME_MAX} caractères")
+        return None
+    problem = name_problem(name)
+    if problem:
+        check.add(path, problem)
         return None
     key = name.casefold()
     if key in seen:

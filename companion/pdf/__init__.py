@@ -299,5 +299,17 @@ def _pad(game_id: str, variant: str) -> bytes:
     return _one_page("pdf/pad.html", context)
 
 
+def warm() -> None:
+    """Pay WeasyPrint's first-use costs (imports, fonts, Pango, templates: 1 to 1.5 s) now: a server
+    calls this when a worker starts, so that no player waits for it."""
+    _coverage()
+    for game in games.GAMES.values():
+        if game.score is None:
+            continue
+        variant = next(iter(game.variants))
+        render_sheet({"game": game.id, "variant": variant, "players": [{"name": "A"}, {"name": "B"}]},
+                     colours=["#c0392b", "#2471a3"])
+
+
 __all__ = ["InvalidDocument", "UnknownPad", "colour", "pad_spec", "render_pad", "render_sheet",
-           "sheet_from_result"]
+           "sheet_from_result", "warm"]

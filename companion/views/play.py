@@ -14,7 +14,6 @@ from datetime import date, datetime
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
     jsonify,
@@ -360,17 +359,14 @@ def view(token: str):
 def _sheet(record, back: str):
     """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
     back to its page, which says so (`back`)."""
-    from ..pdf import render_sheet  # WeasyPrint loads only when a sheet is asked for
+    from ..pdf.cache import sheet_response  # WeasyPrint loads only when a sheet is rendered
 
     sc = _screens_or_404(record.game)
     if store.result_of(record) is None:
         return redirect(back)
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
-    data = render_sheet(record.document, colours=colours, date=record.created_at.date())
-    name = f"{record.game}-{record.created_at:%Y-%m-%d}.pdf"
-    headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-store"}
-    return Response(data, mimetype="application/pdf", headers=headers)
+    return sheet_response(record, colours)  # rendered once per stored version, ETag and 304
 
 
 @bp.get("/g/<token>/sheet.pdf")

@@ -1,0 +1,357 @@
+"""Load benchmark: a real gunicorn (the repository's gunicorn.conf.py) on loopback, driven by Locust.
+
+Run: `.venv/bin/python -m bench.load` (options: --users 20 50 --seconds 30 --databases sqlite postgresql).
+Headless and bounded: each phase runs a fixed number of users for a fixed time, the script starts
+and stops its own gunicorn (and a throw-away PostgreSQL server when Debian's `initdb` is present),
+and every request goes to 127.0.0.1.
+
+Each user is one table's phone on a 4-player Revive + Call of the Abyss game: the edit page,
+autosave carrying the version it last got (its own game: every save must succeed), results, the
+device's history, the API's score, the PDF sheet of a finished game (~3 %, served from the sheet
+cache after its first render, which happens before measuring), and `/_floor`, a trivial route of
+the same app (bench/floor_app.py) as the floor. Reported per route: requests, errors, p50/p95/p99 as
+the client saw them (Locust), as gunicorn measured them (access log: server time, the wait for one
+of the app's working slots included) and the service time (working only, companion.limits), and the
+ratio of each route's service-time p50 to the floor's. At the end every game is read back: the stored
+version and value must be the last acknowledged save (0 lost saves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import gevent
+import locust
+from locust import FastHttpUser, between, task
+from locust.env import Environment
+
+from bench.bench_pages import form_fields
+from bench.bench_revive import documents
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = next(iter(documents().values()))
+NAMES = [p["name"] for p in DOC["players"]]
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+TOKEN = re.compile(r"/g/([\w-]+)/")
+VIEW = re.compile(r"/r/([\w-]+)/")
+ROUTES = [  # access-log path (tokens masked) -> route name
+    (re.compile(r"^GET /g/[^/]+/ "), "edit page"),
+    (re.compile(r"^POST /g/[^/]+/save "), "autosave"),
+    (re.compile(r"^GET /g/[^/]+/resultats "), "results"),
+    (re.compile(r"^GET /parties "), "history"),
+    (re.compile(r"^POST /api/v1/score "), "API score"),
+    (re.compile(r"^GET /r/[^/]+/sheet.pdf "), "PDF (cached)"),
+    (re.compile(r"^GET /_floor "), "trivial route"),
+]
+ORDER = [name for _, name in ROUTES]
+
+
+def input_value(html: str, name: str) -> str:
+    tag = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html)
+    value = re.search(r'value="([^"]*)"', tag.group(0)) if tag else None
+    return value.group(1) if value else ""
+
+
+# --------------------------------------------------------------------------- the users
+
+
+class Table(FastHttpUser):
+    """One phone scoring one game; `games` collects (edit token, last acknowledged save)."""
+
+    wait_time = between(0.05, 0.3)
+    games: list = []
+    ready = 0
+
+    def new_game(self) -> tuple[str, str]:
+        page = self.client.get("/nouvelle?game=revive&variant=abyss", name="(setup)")
+        data = {"csrf_token": CSRF.search(page.text).group(1), "game": "revive", "variant": "abyss"}
+        data.update({f"players-{i}-name": n for i, n in enumerate(NAMES)})
+        made = self.client.post("/nouvelle", data=data, allow_redirects=False, name="(setup)")
+        token = TOKEN.search(made.headers["Location"]).group(1)
+        edit = self.client.get(f"/g/{token}/", name="(setup)")
+        return token, CSRF.search(edit.text).group(1)
+
+    def on_start(self):
+        try:
+            self.setup()
+        finally:
+            Table.ready += 1
+
+    def setup(self):
+        self.token, self.csrf = self.new_game()
+        self.version, self.saves, self.acked = 1, 0, None
+        finished, csrf = self.new_game()
+        saved = self.client.post(f"/g/{finished}/save", data={**form_fields(DOC, 1), "csrf_token": csrf},
+                                 name="(setup)")
+        assert saved.status_code == 200, saved.text
+        results = self.client.get(f"/g/{finished}/resultats", name="(setup)")
+        self.view = VIEW.search(results.text).group(1)
+        self.client.get(f"/r/{self.view}/sheet.pdf", name="(setup: first PDF render)")
+        self.record = {"token": self.token, "acked": None, "pending": None}
+        Table.games.append(self.record)
+
+    @task(20)
+    def edit_page(self):
+        self.client.get(f"/g/{self.token}/", name="edit page")
+
+    @task(40)
+    def autosave(self):
+        self.saves += 1
+        track = self.saves % 90
+        data = form_fields(DOC, self.version)
+        data.update({"csrf_token": self.csrf, "players-0-track": str(track)})
+        # Sent but not yet answered: when the run stops here, the server may hold it or not.
+        self.record["pending"] = (self.version + 1, str(track))
+        with self.client.post(f"/g/{self.token}/save", data=data, name="autosave",
+                              catch_response=True) as res:
+            if res.status_code != 200:
+                res.failure(f"{res.status_code}: {res.text[:200]}")
+                return
+            self.version = res.json()["version"]
+            self.record["acked"], self.record["pending"] = (self.version, str(track)), None
+
+    @task(10)
+    def results(self):
+        self.client.get(f"/g/{self.token}/resultats", name="results")
+
+    @task(5)
+    def history(self):
+        self.client.get("/parties", name="history")
+
+    @task(10)
+    def api_score(self):
+        self.client.post("/api/v1/score", json=DOC, name="API score")
+
+    @task(3)
+    def pdf(self):
+        self.client.get(f"/r/{self.view}/sheet.pdf", name="PDF (cached)")
+
+    @task(12)
+    def floor(self):
+        self.client.get("/_floor", name="trivial route")
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def postgresql():
+    """A throw-away PostgreSQL server on a Unix socket (as tests/conftest.py starts one)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        yield None
+        return
+    bindir = Path(found[-1]).parent
+    base = Path(tempfile.mkdtemp(prefix="companion-bench-pg-"))
+    data, sock = base / "data", base / "sock"
+    sock.mkdir()
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        shutil.chown(base, "postgres")
+        shutil.chown(sock, "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+
+    def run(*cmd):
+        subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)
+
+    port = "5497"
+    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8",
+        "--locale=C.UTF-8")
+    run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o",
+        f"-k {sock} -c listen_addresses='' -p {port} -c max_connections=200", "start")
+    try:
+        run(str(bindir / "createdb"), "-h", str(sock), "-p", port, "-U", "postgres", "companion")
+        yield f"postgresql+psycopg://postgres@/companion?host={sock}&port={port}"
+    finally:
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def gunicorn(database_url: str, tmp: Path):
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp / "instance"), "DATABASE_URL": database_url}
+    subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"], cwd=ROOT, env=env,
+                   check=True, capture_output=True, timeout=120)
+    port = free_port()
+    log = tmp / "access.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}",
+         "--access-logfile", str(log),
+         "--access-logformat", '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s',
+         "--error-logfile", str(tmp / "error.log"), "bench.floor_app:app()"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    host = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(host + "/_floor", timeout=2) as res:  # noqa: S310 - loopback
+                    if res.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("gunicorn did not start: " + (tmp / "error.log").read_text())
+            time.sleep(0.3)
+        yield host, log
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+# --------------------------------------------------------------------------- a phase
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """For each request logged after `offset`, by route: the server time (ms, from the request read
+    to the response written, waiting for a slot included) and the service time (ms, working only)."""
+    times: dict[str, list[float]] = {name: [] for name in ORDER}
+    service: dict[str, list[float]] = {name: [] for name in ORDER}
+    with log.open(encoding="utf-8", errors="replace") as fh:
+        fh.seek(offset)
+        for line in fh:
+            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-)$', line.strip())
+            if not match:
+                continue
+            for pattern, name in ROUTES:
+                if pattern.match(match.group(1)):
+                    times[name].append(int(match.group(3)) / 1000)
+                    if match.group(4) != "-":
+                        service[name].append(int(match.group(4)) / 1000)
+                    break
+    return times, service
+
+
+def stored(host: str, token: str) -> tuple[int, str]:
+    with urllib.request.urlopen(f"{host}/g/{token}/", timeout=30) as res:  # noqa: S310 - loopback
+        html = res.read().decode()
+    return int(input_value(html, "version")), input_value(html, "players-0-track")
+
+
+def phase(host: str, log: Path, users: int, seconds: float) -> dict:
+    Table.games, Table.ready = [], 0
+    env = Environment(user_classes=[Table], host=host)
+    runner = env.create_local_runner()
+    runner.start(users, spawn_rate=10)
+    deadline = time.monotonic() + 120
+    while Table.ready < users and time.monotonic() < deadline:
+        gevent.sleep(0.2)
+    gevent.sleep(1.0)
+    setup_errors = env.stats.total.num_failures + len(env.runner.exceptions)
+    env.stats.reset_all()
+    offset = log.stat().st_size
+    gevent.sleep(seconds)
+    runner.stop()
+    runner.quit()
+    gevent.sleep(0.5)
+    served, working = server_times(log, offset)
+    routes = {}
+    for name in ORDER:
+        entry = env.stats.get(name, "POST" if name in ("autosave", "API score") else "GET")
+        routes[name] = {
+            "requests": entry.num_requests, "errors": entry.num_failures,
+            "client": [entry.get_response_time_percentile(q) for q in (0.5, 0.95, 0.99)],
+            "server": [percentile(served[name], q) for q in (0.5, 0.95, 0.99)],
+            "service": [percentile(working[name], q) for q in (0.5, 0.95, 0.99)],
+        }
+    floor = routes["trivial route"]["service"][0]
+    for data in routes.values():
+        data["ratio"] = data["service"][0] / floor if floor else float("nan")
+    # A save is lost when the server holds neither the last acknowledged one nor the one in flight.
+    lost = 0
+    for game in Table.games:
+        if game["acked"] is not None and stored(host, game["token"]) not in (game["acked"], game["pending"]):
+            lost += 1
+    total = env.stats.total
+    return {"users": users, "seconds": seconds, "routes": routes, "lost_saves": lost,
+            "saves_checked": sum(1 for g in Table.games if g["acked"]),
+            "requests": total.num_requests, "errors": total.num_failures, "setup_errors": setup_errors,
+            "users_started": len(Table.games),
+            "rps": total.num_requests / seconds}
+
+
+def show(database: str, result: dict) -> None:
+    print(f"\n{database}, {result['users']} users, {result['seconds']:.0f} s: {result['rps']:.0f} req/s, "
+          f"{result['errors']} errors (+{result['setup_errors']} while {result['users_started']} tables "
+          f"set up), {result['lost_saves']} lost saves (of {result['saves_checked']} games checked)")
+    print(f"{'route':<15} {'requests':>8} {'errors':>6}   {'client p50/p95/p99 ms':>22}   "
+          f"{'server p50/p95/p99 ms':>22}   {'service p50/p95/p99 ms':>22}   {'service p50/floor':>17}")
+    for name, r in result["routes"].items():
+        client = "/".join(f"{v:.0f}" for v in r["client"])
+        server = "/".join(f"{v:.0f}" for v in r["server"])
+        service = "/".join(f"{v:.1f}" for v in r["service"])
+        print(f"{name:<15} {r['requests']:>8} {r['errors']:>6}   {client:>22}   {server:>22}   "
+              f"{service:>22}   {r['ratio']:>16.1f}x")
+
+
+def main(argv=None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, nargs="+", default=[20, 50])
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the server's logs and database")
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers on the way out
+    locust.log.setup_logging("WARNING")
+    results = []
+    for database in args.databases:
+        tmp = Path(tempfile.mkdtemp(prefix="companion-load-"))
+        try:
+            with contextlib.ExitStack() as stack:
+                if database == "postgresql":
+                    url = stack.enter_context(postgresql())
+                    if url is None:
+                        print("\npostgresql: initdb not found, skipped")
+                        continue
+                else:
+                    url = f"sqlite:///{tmp / 'load.sqlite3'}"
+                host, log = stack.enter_context(gunicorn(url, tmp))
+                for users in args.users:
+                    result = {"database": database, **phase(host, log, users, args.seconds)}
+                    show(database, result)
+                    results.append(result)
+        finally:
+            if args.keep:
+                print(f"logs and database kept in {tmp}")
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()

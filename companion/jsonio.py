@@ -1,0 +1,107 @@
+"""Reading a JSON document strictly, for the API and the CLI alike.
+
+Python's `json.loads` is lenient where the contract is not: it keeps the last of two equal keys
+(`"track": 999, "track": 48` would score 48, silently), accepts `NaN`/`Infinity`, and turns a lone
+UTF-16 surrogate escape (`"A\\ud800"`) into a string that cannot be encoded again (the answer then
+fails with a 500). `parse` refuses all three: syntax errors raise `NotJson`, the others
+`InvalidDocument` with the path of each offending key or value, as the engines do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .games.core import ROOT, InvalidDocument, Problem, join
+
+# A surrogate can only come from a \\uD800-\\uDFFF escape (strict UTF-8 decoding refuses raw ones),
+# so documents without one skip the walk for surrogates.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class NotJson(ValueError):
+    """The text is not JSON at all; `line` and `column` say where reading stopped (1-based)."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+class _Object(dict):
+    """A JSON object that remembers the keys it was given more than once."""
+
+    __slots__ = ("duplicates",)
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        dups = []
+        for key, _ in pairs:
+            if key in seen and key not in dups:
+                dups.append(key)
+            seen.add(key)
+        obj.duplicates = dups
+    return obj
+
+
+def _no_constant(name: str):
+    raise NotJson(f"{name} n'est pas une valeur JSON")
+
+
+def _has_surrogate(text: str) -> bool:
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def shown(key: str) -> str:
+    """A key as a path can print it: lone surrogates written as \\udXXX escapes."""
+    return key.encode("utf-8", "backslashreplace").decode("utf-8") if _has_surrogate(key) else key
+
+
+def _problems(value: object, surrogates: bool) -> list[Problem]:
+    """Every duplicate key and (when `surrogates`) every lone surrogate, with its path."""
+    problems: list[Problem] = []
+    bad_text = ("contient un caractère invalide (moitié isolée d'une paire UTF-16, écrite \\ud800 à "
+                "\\udfff) : ce n'est pas du texte Unicode")
+    stack: list[tuple[str, object]] = [(ROOT, value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            for key in getattr(item, "duplicates", ()):
+                problems.append(Problem(join(path, shown(key)),
+                                        "clé présente plusieurs fois dans le même objet : "
+                                        "une seule valeur par clé"))
+            for key, child in item.items():
+                child_path = join(path, shown(key))
+                if surrogates and _has_surrogate(key):
+                    problems.append(Problem(child_path, "le nom de cette clé " + bad_text))
+                stack.append((child_path, child))
+        elif isinstance(item, list):
+            stack.extend((join(path, i), child) for i, child in enumerate(item))
+        elif surrogates and isinstance(item, str) and _has_surrogate(item):
+            problems.append(Problem(path, bad_text))
+    problems.sort(key=lambda p: p.path)
+    return problems
+
+
+def parse(data: str | bytes) -> object:
+    """The document in `data` (UTF-8 bytes or text); NotJson or InvalidDocument otherwise."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise NotJson(f"le texte n'est pas de l'UTF-8 valide (octet {exc.start + 1})") from None
+    try:
+        value = json.loads(data, object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise NotJson("ce n'est pas du JSON valide", exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise NotJson("le JSON est imbriqué trop profondément") from None
+    except ValueError as exc:  # a number too long to read, NaN...
+        raise NotJson(str(exc) if isinstance(exc, NotJson) else "nombre illisible") from None
+    problems = _problems(value, surrogates=bool(SURROGATE_ESCAPE.search(data)))
+    if problems:
+        raise InvalidDocument(problems)
+    return value

@@ -1,0 +1,93 @@
+"""Request bodies are read whole before any work starts, and only a few requests work at a time.
+
+`RequestGate` (WSGI middleware, outermost) does two things:
+
+- It reads the body first, up to one byte past `MAX_CONTENT_LENGTH`, whether it came with a
+  Content-Length or chunked. Werkzeug enforces the limit on a chunked body only by stopping there
+  (a document just past it read as broken JSON, a 400; under gunicorn a valid 300 KB one too): here a
+  longer body is replaced by nothing and flagged, and `refuse` (the app's first before_request
+  hook) answers 413 in the app's look; a body that stops arriving (gunicorn.conf.py sets a read
+  deadline) gets 408. A phone trickling its body on a bad connection thus holds a waiting thread only.
+- Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
+  turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
+  one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+from flask import Flask, abort, request
+
+TOO_LARGE = "companion.body_too_large"
+TOO_SLOW = "companion.body_too_slow"
+SERVICE_US = "companion.service_us"
+READ_SIZE = 64 * 1024
+
+
+class RequestGate:
+    """WSGI middleware: buffer the body (at most `limit` bytes), then wait for one of `active` slots."""
+
+    def __init__(self, app, limit: int | None, active: int):
+        self.app = app
+        self.limit = limit
+        self.slots = threading.BoundedSemaphore(active) if active > 0 else None
+
+    def __call__(self, environ, start_response):
+        if self.limit is not None:
+            self.buffer(environ)
+        if self.slots is None:
+            return self.app(environ, start_response)
+        with self.slots:
+            start = time.perf_counter()
+            try:
+                return self.app(environ, start_response)
+            finally:
+                # The time spent working, without the wait for a slot (bench/load.py logs it).
+                environ[SERVICE_US] = str(int((time.perf_counter() - start) * 1e6))
+
+    def buffer(self, environ) -> None:
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return  # Werkzeug answers 400
+        if chunked and not length and not environ.get("wsgi.input_terminated"):
+            return  # a server that does not decode chunked bodies: Werkzeug reads nothing
+        if not chunked and not 0 < length <= self.limit:
+            return  # no body, or one Werkzeug refuses from its Content-Length alone (413)
+        wanted = length if length and not chunked else self.limit + 1
+        stream = environ["wsgi.input"]
+        parts, size = [], 0
+        try:
+            while size < wanted:
+                part = stream.read(min(READ_SIZE, wanted - size))
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+        except OSError:  # the read deadline passed (gunicorn.conf.py), or the client left
+            environ[TOO_SLOW] = True
+        body = b"".join(parts)
+        if size > self.limit or environ.get(TOO_SLOW):
+            environ[TOO_LARGE] = size > self.limit
+            body = b""
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+
+
+def refuse() -> None:
+    if request.environ.get(TOO_SLOW):
+        abort(408)
+    if request.environ.get(TOO_LARGE):
+        abort(413)
+
+
+def init_app(app: Flask) -> None:
+    """Call before any extension that reads the body (CSRF reads forms in its own hook)."""
+    app.wsgi_app = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
+                               int(app.config.get("ACTIVE_REQUESTS") or 0))
+    app.before_request(refuse)

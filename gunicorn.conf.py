@@ -1,0 +1,48 @@
+"""gunicorn settings for a club or convention server: `gunicorn -c gunicorn.conf.py 'companion:create_app()'`.
+
+Threaded workers (gthread): a phone on a bad connection trickling its request holds one thread, not
+a whole worker, and gunicorn only hands a connection to a thread once data has arrived. A request
+body must keep arriving (BODY_TIMEOUT seconds at most between two reads), workers are recycled after
+a jittered number of requests, tokens are masked in the logs (companion.logmask), and each worker
+warms WeasyPrint before taking requests, so the first PDF is not a second-long stall.
+Every setting here can be overridden on the command line (`--bind`, `--workers`...).
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
+# Scoring is CPU work under one GIL per process: one worker per core, threads for waiting clients.
+workers = int(os.environ.get("WEB_CONCURRENCY", "0")) or max(2, os.cpu_count() or 1)
+threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # a waiting thread costs little memory
+timeout = 30            # a worker silent this long is restarted
+graceful_timeout = 20   # on reload or stop, requests under way get this long to finish
+keepalive = 5           # an idle kept-alive connection is closed after this long
+max_requests = 2000     # recycle workers (bounded memory) ...
+max_requests_jitter = 200  # ... not all at the same moment
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+
+# Seconds without a byte of the request body before the request is dropped.
+BODY_TIMEOUT = float(os.environ.get("GUNICORN_BODY_TIMEOUT", "10"))
+
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
+# Request line, status, size, time (ms), referrer and agent; game tokens are masked by the logger.
+access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
+logger_class = "companion.logmask.GunicornLogger"
+
+
+def pre_request(worker, req):
+    """Reading the body blocks a thread: give each read a deadline."""
+    sock = getattr(getattr(req, "unreader", None), "sock", None)
+    if sock is not None:
+        sock.settimeout(BODY_TIMEOUT)
+
+
+def post_worker_init(worker):
+    """Load WeasyPrint, its fonts and the sheet templates now, not during someone's first PDF."""
+    from companion.pdf import warm
+
+    warm()

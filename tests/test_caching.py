@@ -1,0 +1,131 @@
+"""What browsers and proxies may keep: never a page holding an edit token; a game's PDF sheet is
+rendered once per stored version and revalidated with its ETag (304)."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from companion.pdf import cache
+from helpers import create_game, stored
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """A fresh sheet cache for the test; its `renders` counts the sheets really drawn."""
+    sheets = cache.SheetCache()
+    monkeypatch.setattr(cache, "SHEETS", sheets)
+    return sheets
+
+
+def revive(client) -> str:
+    return create_game(client, "revive", "base", ["Maëlle", "Yanis"], ["#3d8b4f", "#7b4ea3"])
+
+
+def text_of(pdf: bytes) -> str:
+    return PdfReader(BytesIO(pdf)).pages[0].extract_text()
+
+
+def test_sheet_is_rendered_once_per_version_and_revalidated(app, client, renders):
+    token = revive(client)
+    view = stored(app, token).view_token
+    first = client.get(f"/g/{token}/sheet.pdf")
+    assert first.status_code == 200 and first.mimetype == "application/pdf"
+    etag = first.headers["ETag"]
+    assert etag.startswith('"v1-')
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    again = client.get(f"/r/{view}/sheet.pdf")  # the share link: same sheet, same cache entry
+    assert again.data == first.data and again.headers["ETag"] == etag
+    assert renders.renders == 1
+
+    unchanged = client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    assert unchanged.headers["ETag"] == etag
+    assert renders.renders == 1
+
+    saved = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
+                                                  "players-0-track": "57"})
+    assert saved.status_code == 200
+    changed = client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] not in (etag, None)
+    assert changed.headers["ETag"].startswith('"v2-')
+    assert changed.data != first.data
+    assert "57" in text_of(changed.data) and "57" not in text_of(first.data)
+    assert renders.renders == 2
+
+
+def test_a_304_needs_no_render_even_in_a_fresh_worker(app, client, renders):
+    token = revive(client)
+    etag = client.get(f"/g/{token}/sheet.pdf").headers["ETag"]
+    renders.clear()  # another worker, or this one after a restart: nothing cached
+    assert client.get(f"/g/{token}/sheet.pdf", headers={"If-None-Match": etag}).status_code == 304
+    assert renders.renders == 1
+
+
+def test_two_games_never_share_a_sheet(app, client, renders):
+    one, two = revive(client), create_game(client, "revive", "base", ["Ann", "Bob"], ["#3d8b4f", "#7b4ea3"])
+    a, b = client.get(f"/g/{one}/sheet.pdf"), client.get(f"/g/{two}/sheet.pdf")
+    assert a.headers["ETag"] != b.headers["ETag"]
+    assert "Maëlle" in text_of(a.data) and "Ann" in text_of(b.data)
+
+
+def test_cache_is_bounded():
+    sheets = cache.SheetCache(max_bytes=250, max_items=3)
+    for i in range(10):
+        sheets.get_or_render(f"k{i}", lambda: b"x" * 100)
+    assert sheets.get("k9") and sheets.get("k8")
+    assert sheets.get("k7") is None and sheets.get("k0") is None
+    assert sheets.renders == 10
+
+
+def test_pages_holding_an_edit_token_are_never_stored(app, client):
+    token = revive(client)
+    rebirth = create_game(client, "rebirth", "scotland", ["Ann", "Bob"])
+    view = stored(app, token).view_token
+    pages = {
+        "new game": client.get("/nouvelle?game=revive"),
+        "new game refused": client.post("/nouvelle", data={"game": "revive", "variant": "base"}),
+        "edit": client.get(f"/g/{token}/"),
+        "edit refused": client.post(f"/g/{token}/", data={"version": "1", "players-0-track": "x"}),
+        "autosave": client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared"}),
+        "results": client.get(f"/g/{token}/resultats"),
+        "city tool": client.get(f"/g/{rebirth}/outils/ville"),
+        "castle tool": client.get(f"/g/{rebirth}/outils/chateau"),
+        "history": client.get("/parties"),
+        "delete": client.get(f"/parties/{view}/supprimer"),
+        "unknown game": client.get("/g/not-a-token/"),
+    }
+    for label, response in pages.items():
+        assert response.headers.get("Cache-Control") == "no-store", label
+    assert client.get(f"/r/{view}/").headers["Cache-Control"] == "private, no-cache"
+    assert "no-store" not in client.get("/").headers.get("Cache-Control", "")
+
+
+def test_app_log_masks_tokens(app, client, caplog):
+    token = revive(client)
+    with caplog.at_level("INFO"):
+        app.logger.warning("slow request: GET /g/%s/resultats (referrer http://x/r/%s/)", token, token)
+    message = caplog.records[-1].getMessage()
+    assert token not in message and token[4:] not in message
+    assert f"/g/{token[:4]}…/resultats" in message and f"/r/{token[:4]}…/" in message
+
+
+def test_workers_share_rendered_sheets_on_disk(app, client, renders):
+    token = revive(client)
+    first = client.get(f"/g/{token}/sheet.pdf")
+    etag = first.headers["ETag"].strip('"')
+    on_disk = Path(app.instance_path) / "sheets" / f"{etag}.pdf"
+    assert on_disk.read_bytes() == first.data
+    renders.clear()  # another worker: its memory is empty, the disk is shared
+    assert client.get(f"/g/{token}/sheet.pdf").data == first.data
+    assert renders.renders == 1
+
+
+def test_disk_cache_keeps_the_newest_sheets(tmp_path):
+    sheets = cache.SheetCache(max_files=3)
+    for i in range(6):
+        sheets.get_or_render(f"k{i}", lambda i=i: b"%d" % i, tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["k3.pdf", "k4.pdf", "k5.pdf"]
