@@ -48,7 +48,8 @@ def form_fields(doc: dict, version: int) -> dict:
     return data
 
 
-def main() -> list[dict]:
+def bench_app():
+    """The app on a throw-away SQLite database, schema built, CSRF off (as the test client posts)."""
     from companion import create_app
     from companion.extensions import db
 
@@ -58,6 +59,11 @@ def main() -> list[dict]:
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
     with app.app_context():
         db.create_all()
+    return app
+
+
+def main() -> list[dict]:
+    app = bench_app()
     client = app.test_client()
     doc = next(iter(documents().values()))
     new = {"game": "revive", "variant": "abyss"}

@@ -48,9 +48,9 @@ def create_app(config: Mapping | None = None) -> Flask:
     errors.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy
-    from .views import home, play, sheets, tools
+    from .views import exchange, home, play, sheets, stats, tools
 
-    for blueprint in (home.bp, play.bp, sheets.bp, tools.bp):
+    for blueprint in (home.bp, play.bp, sheets.bp, tools.bp, stats.bp, exchange.bp):
         app.register_blueprint(blueprint)
     api.init_app(app)
 

@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Modules adding sub-commands: each has `extend(subparsers, commands)`, which adds its parsers
 # and their functions to `commands`. Imported only when the CLI runs.
-EXTENSIONS = ("companion.pdf.cli",)
+EXTENSIONS = ("companion.pdf.cli", "companion.exchange_cli")
 
 
 def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None) -> int:

@@ -19,6 +19,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_uid() -> str:
+    """A game's stable identity across servers (export, import, BG Stats): 128 random bits, hex."""
+    return secrets.token_hex(16)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -29,6 +34,9 @@ class GameRecord(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     edit_token: Mapped[str] = mapped_column(sa.String(64), unique=True, index=True, default=new_token)
     view_token: Mapped[str] = mapped_column(sa.String(64), unique=True, index=True, default=new_token)
+    # Stable identity that travels in export files: an import never duplicates a game it already has.
+    # Not an access token: it never appears in a URL, and it grants at most read access (see exchange).
+    uid: Mapped[str] = mapped_column(sa.String(32), unique=True, index=True, default=new_uid)
     game: Mapped[str] = mapped_column(sa.String(20))
     variant: Mapped[str] = mapped_column(sa.String(20))
     document: Mapped[dict] = mapped_column(sa.JSON)
@@ -41,6 +49,10 @@ class GameRecord(db.Model):
     # The one-time key of the new-game form that created it: the same form posted again (a double
     # tap on "Commencer la saisie", Back then submit) goes to this game instead of making another.
     creation_key: Mapped[str | None] = mapped_column(sa.String(64), unique=True, index=True, nullable=True)
+    # What the statistics need of the result (totals, breakdown, places), written by the statistics
+    # page for the version and engine it was computed with (companion/views/stats.py): 500 games
+    # need not be scored again on every visit. Never read as the truth: it is remade when stale.
+    summary: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
 

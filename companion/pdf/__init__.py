@@ -228,6 +228,7 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
             if isinstance(player, dict) and isinstance(player.get("grid"), dict) and found:
                 drawings.append(draw(p.name, player["grid"], found))
     return {
+        "mix": _mix(rows, result),
         "game": game.label,
         "variant": game.variant_label(variant),
         "date": french_date(day),
@@ -240,6 +241,17 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "drawings": drawings,
         "legend": legend() if drawings else [],
     }
+
+
+def _mix(rows: list[dict], result: Result) -> dict:
+    """The category-mix chart of the results page (companion.charts), drawn on the sheet too."""
+    from .. import charts
+
+    pad = games.score_pad(result)
+    labels = [row.label for row in pad]
+    players = [(p.name, [row.lines[i].points for row in pad]) for i, p in enumerate(result.players)]
+    return {"bars": charts.category_mix(labels, players, text=printable),
+            "legend": [(charts.category_colour(i), label) for i, label in enumerate(labels)]}
 
 
 def render_sheet(document: dict, *, colours: list[str] | None = None,

@@ -1,0 +1,200 @@
+"""Statistics over a device's scored games: who plays, who wins, with what, and how totals evolve.
+
+Pure (no Flask, no database): `summarise(plays, player=None)` reads `Play`s, each scored once by
+whoever built them (`play(...)`), and groups them by game and variant, since a Rebirth total and a
+Revive total do not compare. Players are recognised across games by name, without regard to case or
+surrounding spaces (the way the new-game form suggests names already used on the device).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import games
+from .games.core import Result
+
+SERIES_MAX = 6  # lines a phone-width chart can show legibly: the players who played most
+
+
+@dataclass(frozen=True)
+class Play:
+    """One scored game: what the statistics need of it (light on purpose: 500 are read per page)."""
+
+    uid: str
+    game: str
+    variant: str
+    when: datetime
+    keys: tuple[str, ...]  # breakdown keys, in the result's order
+    players: tuple[tuple[str, int, tuple[int, ...]], ...]  # (name, total, points per key), seat order
+    winners: frozenset[str]
+
+
+def play(uid: str, game: str, variant: str, when: datetime, document: object) -> Play | None:
+    """A Play from a stored document, or None when it no longer scores (an engine got stricter)."""
+    try:
+        result = games.score(document)
+    except games.InvalidDocument:
+        return None
+    if result.game != game or result.variant != variant:  # pragma: no cover - stored columns mirror it
+        return None
+    return from_summary(uid, game, variant, when, summary_of(result))
+
+
+def summary_of(result: Result) -> dict:
+    """What the statistics keep of a result, as compact JSON: the breakdown keys once, each
+    player's name and points in seat order, the winners."""
+    keys = [line.key for line in result.players[0].breakdown] if result.players else []
+    return {"keys": keys,
+            "players": [[p.name, [p.points(k) for k in keys]] for p in result.players],
+            "winners": list(result.winners)}
+
+
+def summary_of_play(p: Play) -> dict:
+    """summary_of() again, from a Play: what the statistics page writes back."""
+    return {"keys": list(p.keys), "players": [[name, list(points)] for name, _, points in p.players],
+            "winners": sorted(p.winners)}
+
+
+def from_summary(uid: str, game: str, variant: str, when: datetime, summary: dict) -> Play | None:
+    """The Play a summary_of() stands for, or None when it is not one (a hand-edited database)."""
+    try:
+        keys = tuple(summary["keys"])
+        players = tuple((name, sum(points), tuple(points)) for name, points in summary["players"])
+        winners = frozenset(summary["winners"])
+        if any(not isinstance(name, str) or len(points) != len(keys)
+               or not all(type(x) is int for x in points) for name, _, points in players):
+            return None
+    except (KeyError, TypeError, ValueError):
+        return None
+    return Play(uid, game, variant, when, keys, players, winners)
+
+
+def key_of(name: str) -> str:
+    return name.strip().casefold()
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    plays: int = 0
+    wins: int = 0
+    totals: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.plays if self.plays else 0.0
+
+    @property
+    def average(self) -> float:
+        return sum(self.totals) / len(self.totals) if self.totals else 0.0
+
+    @property
+    def best(self) -> int:
+        return max(self.totals) if self.totals else 0
+
+
+@dataclass
+class CategoryStats:
+    key: str
+    label: str
+    average: float
+    best: int
+
+
+@dataclass
+class Group:
+    """One game and variant: its plays, its players and their categories."""
+
+    game: str
+    variant: str
+    label: str
+    plays: list[Play]
+    players: list[PlayerStats]
+    categories: list[CategoryStats]
+    series: dict[str, list[tuple[int, datetime, int]]]  # player -> (play index, when, total)
+
+    @property
+    def first(self) -> datetime:
+        return self.plays[0].when
+
+    @property
+    def last(self) -> datetime:
+        return self.plays[-1].when
+
+    def charted(self) -> list[PlayerStats]:
+        """The players drawn on the chart: those who played most (ties: more wins, then name)."""
+        return self.players[:SERIES_MAX]
+
+
+@dataclass
+class Summary:
+    groups: list[Group]
+    player: str | None  # the name asked for (as last written), or None for the whole device
+    plays: int
+    wins: int  # the player's wins (or, for the device, plays with a winner: every play)
+    names: list[str]  # every player seen, most plays first
+
+
+def summarise(plays: Iterable[Play], player: str | None = None) -> Summary:
+    """Group by game and variant, in the order of `games.GAMES`; plays oldest first.
+
+    With `player`, only the games they took part in, their own line and their own categories."""
+    wanted = key_of(player) if player else None
+    ordered = sorted(plays, key=lambda p: (p.when, p.uid))
+    buckets: dict[tuple[str, str], list[Play]] = defaultdict(list)
+    spelled: dict[str, str] = {}  # key -> the name as most recently written
+    counts: dict[str, int] = defaultdict(int)
+    for p in ordered:
+        names = [name for name, _, _ in p.players]
+        for n in names:
+            spelled[key_of(n)] = n
+            counts[key_of(n)] += 1
+        if wanted is None or wanted in {key_of(n) for n in names}:
+            buckets[(p.game, p.variant)].append(p)
+    order = {(g, v): (i, j) for i, g in enumerate(games.GAMES) for j, v in enumerate(games.GAMES[g].variants)}
+    groups = [_group(g, v, buckets[(g, v)], wanted)
+              for g, v in sorted(buckets, key=lambda k: order.get(k, (99, 99)))]
+    all_names = sorted(spelled, key=lambda k: (-counts[k], spelled[k].casefold()))
+    total_plays = sum(len(g.plays) for g in groups)
+    wins = sum(pl.wins for g in groups for pl in g.players) if wanted else total_plays
+    return Summary(groups, spelled.get(wanted) if wanted else None, total_plays, wins,
+                   [spelled[k] for k in all_names])
+
+
+def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None) -> Group:
+    game = games.GAMES[game_id]
+    label = game.label if len(game.variants) == 1 else f"{game.label} · {game.variant_label(variant)}"
+    categories = game.categories_for(variant)
+    players: dict[str, PlayerStats] = {}
+    sums = {c.key: 0 for c in categories}
+    bests: dict[str, int | None] = {c.key: None for c in categories}
+    lines = 0
+    series: dict[str, list[tuple[int, datetime, int]]] = defaultdict(list)
+    for index, p in enumerate(plays):
+        winners = {key_of(n) for n in p.winners}
+        for name, total, points in p.players:
+            k = key_of(name)
+            if wanted is not None and k != wanted:
+                continue
+            stats = players.get(k)
+            if stats is None:
+                stats = players[k] = PlayerStats(name)
+            stats.name = name  # the latest spelling
+            stats.plays += 1
+            stats.wins += k in winners
+            stats.totals.append(total)
+            series[k].append((index, p.when, total))
+            lines += 1
+            for key, value in zip(p.keys, points, strict=True):
+                if key in sums:
+                    sums[key] += value
+                    best = bests[key]
+                    bests[key] = value if best is None else max(best, value)
+    ranked = sorted(players.items(), key=lambda kv: (-kv[1].plays, -kv[1].wins, kv[1].name.casefold()))
+    cats = [CategoryStats(c.key, c.label_for(variant), sums[c.key] / lines if lines else 0.0,
+                          bests[c.key] or 0) for c in categories]
+    return Group(game_id, variant, label, list(plays), [s for _, s in ranked], cats,
+                 {players[k].name: series[k] for k, _ in ranked})

@@ -1,0 +1,79 @@
+"""Export this device's games (JSON to restore, CSV for a spreadsheet) and restore an export file.
+
+Thin: `companion.exchange` builds and checks the files; here only the device, the upload form (CSRF
+through Flask-WTF, a size limit of its own) and the French messages.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+
+from .. import exchange, store
+
+bp = Blueprint("exchange", __name__)
+bp.after_request(store.set_device_cookie)
+
+IMPORT_MAX_BYTES = 8 * 1024 * 1024  # thousands of games; the app's usual limit is a single document's
+
+
+def _download(text: str, mimetype: str, extension: str) -> Response:
+    name = f"mes-parties-{datetime.now(UTC):%Y-%m-%d}.{extension}"
+    return Response(text, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+
+def _mine():
+    device = store.device_id(create=False)
+    return [] if device is None else exchange.records(device)
+
+
+@bp.get("/parties/export.json")
+def export_json():
+    return _download(exchange.json_text(_mine()), "application/json", "json")
+
+
+@bp.get("/parties/export.csv")
+def export_csv():
+    return _download(exchange.csv_text(_mine()), "text/csv", "csv")
+
+
+@bp.route("/parties/importer", methods=["GET", "POST"])
+def restore():
+    if request.method == "GET":
+        return render_template("play/import.html", problems=[], limit=IMPORT_MAX_BYTES)
+    request.max_content_length = IMPORT_MAX_BYTES
+    if (request.content_length or 0) > IMPORT_MAX_BYTES:
+        return _refused([exchange.Problem("fichier", "fichier trop gros (8 Mo au plus)")], 413)
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _refused([exchange.Problem("fichier",
+                                          "choisissez le fichier .json exporté depuis « Mes parties »")])
+    data = upload.read(IMPORT_MAX_BYTES + 1)
+    if len(data) > IMPORT_MAX_BYTES:
+        return _refused([exchange.Problem("fichier", "fichier trop gros (8 Mo au plus)")], 413)
+    try:
+        incoming = exchange.parse(data)
+    except exchange.Refused as refused:
+        return _refused(refused.problems)
+    outcome = exchange.restore(incoming, store.device_id())
+    flash(said(outcome), "success")
+    return redirect(url_for("play.history"))
+
+
+def _refused(problems, status: int = 422):
+    return render_template("play/import.html", problems=problems, limit=IMPORT_MAX_BYTES), status
+
+
+def said(outcome: exchange.Outcome) -> str:
+    """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
+    added, present, shared = len(outcome.added), len(outcome.present), outcome.shared
+    parts = [f"{added} partie restaurée" if added <= 1 else f"{added} parties restaurées"]
+    if present:
+        parts.append(f"{present} déjà présente sur ce serveur, laissée telle quelle" if present == 1 else
+                     f"{present} déjà présentes sur ce serveur, laissées telles quelles")
+    if shared:
+        parts.append(f"{shared} ajoutée à cet appareil en lecture seule" if shared == 1 else
+                     f"{shared} ajoutées à cet appareil en lecture seule")
+    return " ; ".join(parts) + "."

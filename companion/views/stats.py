@@ -1,0 +1,153 @@
+"""Statistics pages (this device's games, or one player's) and what the results pages borrow from
+this feature: the BG Stats link and the category-mix chart (template globals, so views/play.py
+does not change).
+
+The statistics read every scored game of the device (not only the history's latest 100) in one
+query, with each game's remembered summary; only games changed since are scored (`device_plays`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import sqlalchemy as sa
+from flask import Blueprint, render_template, request
+from markupsafe import Markup
+
+from .. import bgstats, charts, games, store
+from .. import stats as statistics
+from ..extensions import db
+from ..models import DeviceGame, GameRecord
+from .play import french_date
+
+bp = Blueprint("stats", __name__)
+bp.after_request(store.set_device_cookie)
+
+
+def _engine_fingerprint() -> str:
+    """Changes whenever the scoring code does: a summary made by another engine is made again."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(games.__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+ENGINE = _engine_fingerprint()
+
+
+def device_plays() -> list[statistics.Play]:
+    """This device's scored games, all of them (not the history's latest 100).
+
+    One query reads each game's identity and its stored summary (`GameRecord.summary`); a game
+    whose summary is missing or stale (made for another version of the game, or by another engine)
+    is read in full, scored once, and its summary written back. Scoring 500 games takes longer than
+    the page's whole 100 ms budget, so the page scores only what changed since its last visit."""
+    device = store.device_id(create=False)
+    if device is None:
+        return []
+    rows = db.session.execute(
+        sa.select(GameRecord.id, GameRecord.version, GameRecord.uid, GameRecord.game, GameRecord.variant,
+                  GameRecord.created_at, GameRecord.summary)
+        .join(DeviceGame, DeviceGame.game_id == GameRecord.id)
+        .where(DeviceGame.device == device, GameRecord.status == "scored")).all()
+    plays: dict[int, statistics.Play | None] = {}
+    missing = []
+    for row in rows:
+        kept = row.summary
+        if isinstance(kept, dict) and kept.get("version") == row.version and kept.get("engine") == ENGINE:
+            result = kept.get("result")
+            if result is None:  # this version does not score: left out, as the history does
+                plays[row.id] = None
+                continue
+            play = statistics.from_summary(row.uid, row.game, row.variant, row.created_at, result)
+            if play is not None:
+                plays[row.id] = play
+                continue
+        missing.append(row)
+    if missing:
+        _score_and_keep(missing, plays)
+    found = (plays.get(row.id) for row in rows)
+    return [p for p in found if p is not None]
+
+
+def _score_and_keep(rows, plays: dict) -> None:
+    ids = [row.id for row in rows]
+    documents = dict(db.session.execute(
+        sa.select(GameRecord.id, GameRecord.document).where(GameRecord.id.in_(ids))).all())
+    kept = []
+    for row in rows:
+        play = statistics.play(row.uid, row.game, row.variant, row.created_at, documents.get(row.id))
+        plays[row.id] = play
+        kept.append({"row_id": row.id, "row_version": row.version, "row_summary": {
+            "version": row.version, "engine": ENGINE,
+            "result": statistics.summary_of_play(play) if play else None}})
+    # One statement for all: written only if the game is still at that version (a save in between
+    # wins), and updated_at set to itself so that a summary does not move the game up the history.
+    games_table = GameRecord.__table__
+    db.session.execute(
+        games_table.update()
+        .where(games_table.c.id == sa.bindparam("row_id"),
+               games_table.c.version == sa.bindparam("row_version"))
+        .values(summary=sa.bindparam("row_summary"), updated_at=games_table.c.updated_at), kept)
+    db.session.commit()
+
+
+@bp.get("/statistiques")
+def index():
+    player = (request.args.get("joueur") or "").strip()[:80] or None
+    summary = statistics.summarise(device_plays(), player)
+    charts_by_group = []
+    for n, group in enumerate(summary.groups):
+        drawn = group.charted()
+        series = [charts.Series(s.name, group.series[s.name], charts.SERIES_COLOURS[i])
+                  for i, s in enumerate(drawn)]
+        svg = charts.totals_over_time(
+            series, len(group.plays), group.first, group.last, ident=f"chart-{n}",
+            title=f"{group.label} : totaux de {'chaque joueur' if player is None else player} "
+                  f"au fil des parties", date=french_date)
+        charts_by_group.append({"svg": svg, "legend": series, "more": len(group.players) - len(drawn)})
+    status = 404 if player and summary.player is None else 200
+    return render_template("stats/index.html", summary=summary, asked=player,
+                           charts=charts_by_group), status
+
+
+@bp.app_template_filter("decimal")
+def decimal(value: float) -> str:
+    """52.25 -> "52,3", 50.0 -> "50": one decimal when there is one, French comma, true minus sign."""
+    text = f"{abs(value):.1f}".removesuffix(".0").replace(".", ",")
+    return ("\u2212" if value < 0 and text != "0" else "") + text
+
+
+@bp.app_template_filter("percent")
+def percent(value: float) -> str:
+    return f"{round(value * 100)}\u00a0%"
+
+
+# --------------------------------------------------------------------------- on the results pages
+
+
+@bp.app_template_global("bgstats_link")
+def bgstats_link(record: GameRecord, result) -> str:
+    return bgstats.link(result, uid=record.uid, played_at=record.created_at)
+
+
+@bp.app_template_global("category_mix")
+def category_mix(result, rows) -> list[charts.MixBar]:
+    """The results page's score pad rows as one bar per player (the same numbers as the table)."""
+    labels = [row["label"] for row in rows]
+    players = [(p.name, [row["cells"][i]["points"] for row in rows]) for i, p in enumerate(result.players)]
+    return charts.category_mix(labels, players)
+
+
+@bp.app_template_global("category_colour")
+def category_colour(index: int) -> str:
+    return charts.category_colour(index)
+
+
+@bp.app_template_global("swatch")
+def swatch(colour: str, size: int = 12) -> Markup:
+    size = int(size)
+    svg = (f'<svg class="swatch" width="{size}" height="{size}" viewBox="0 0 10 10" aria-hidden="true">'
+           f'<rect width="10" height="10" rx="2" fill="{charts.safe_colour(colour)}"/></svg>')
+    return Markup(svg)  # noqa: S704 - a checked colour and a number, nothing else
