@@ -46,6 +46,9 @@ class GameRecord(db.Model):
     # Player colours (CSS hex, same order as document["players"]): not part of the contract
     # document, whose unknown keys are errors, so they are kept beside it.
     colours: Mapped[list | None] = mapped_column(sa.JSON, nullable=True)
+    # Names the table gives once, beside the document for the same reason: {"colours": [...]} for
+    # Revive's three card colours (the rules name only yellow).
+    labels: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     # The one-time key of the new-game form that created it: the same form posted again (a double
     # tap on "Commencer la saisie", Back then submit) goes to this game instead of making another.
     creation_key: Mapped[str | None] = mapped_column(sa.String(64), unique=True, index=True, nullable=True)

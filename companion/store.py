@@ -39,16 +39,18 @@ class StaleVersion(Exception):
 
 
 def create(game: str, variant: str, players: list[str], colours: list[str],
-           creation_key: str | None = None) -> GameRecord:
+           creation_key: str | None = None, labels: dict | None = None,
+           document: dict | None = None) -> GameRecord:
     """A new game; with `creation_key` (the new-game form's one-time key), the game that key
     already created when there is one, so the same form posted twice makes one game."""
     if creation_key:
         existing = by_creation_key(creation_key)
         if existing is not None:
             return existing
-    document = {"game": game, "variant": variant, "players": [{"name": n} for n in players]}
+    document = {"game": game, "variant": variant, **(document or {}),
+                "players": [{"name": n} for n in players]}
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
-                        status="draft", version=1, creation_key=creation_key or None)
+                        labels=labels or None, status="draft", version=1, creation_key=creation_key or None)
     db.session.add(record)
     try:
         db.session.flush()
@@ -141,6 +143,27 @@ def colours_of(record: GameRecord) -> list[str]:
     stored = list(record.colours or [])
     n = len(record.document.get("players", []))
     return (stored + [""] * n)[:n]
+
+
+def labels_of(record: GameRecord) -> dict:
+    """The names the table gave beside the document ({"colours": [...]}), {} when none."""
+    return dict(record.labels or {})
+
+
+def known_cards(game: str) -> list[dict]:
+    """Reterra's building cards (name, points) this device used before, latest game first, each
+    (name, points) once: the new game's cards are picked from them."""
+    rows = [entry.record for entry in history() if entry.record.game == game]
+    seen, out = set(), []
+    for record in rows:
+        for card in record.document.get("buildings") or []:
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+                continue
+            key = (card["name"].strip().lower(), card.get("points"))
+            if key not in seen:
+                seen.add(key)
+                out.append({"name": card["name"].strip(), "points": card.get("points")})
+    return out
 
 
 def names_of(record: GameRecord) -> list[str]:

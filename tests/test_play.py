@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -198,7 +199,7 @@ def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
     # Each row's field keeps its hint for a screen reader, unseen.
     for j in range(4):
         row = f"players-0-great_locations-{j}"
-        assert f'aria-describedby="e-{row} h-{row}"' in html
+        assert f'aria-describedby="e-{row} w-{row} h-{row}"' in html
         assert f'<span class="hint" id="h-{row}" hidden>les points imprimés sur ce grand emplacement</span>' \
             in html
     # The points of each player's own card line: said only when each player has a card.
@@ -272,6 +273,8 @@ def test_autosave_json(app, client):
     assert {k: ok.json[k] for k in ("ok", "version", "errors", "general", "totals", "draft")} == {
         "ok": True, "version": 2, "errors": {}, "general": [], "totals": [7, 0], "draft": False}
     assert ok.json["stored"]["players-0-track"] == "7"  # what the server holds, for the page
+    # a likely mistake, never blocking: Yanis has nothing entered while Maëlle has
+    assert ok.json["warnings"] == {"players-1": ["Yanis : rien n'est saisi (total 0). Un oubli ?"]}
     bad = client.post(f"/g/{token}/save", data={"version": "2", "card_mode": "shared",
                                                 "players-0-progress": "101"})
     assert bad.status_code == 422
@@ -334,10 +337,37 @@ def test_play_again_with_the_same_players(app, client):
     new_token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
     assert new_token != token
     old, new = record(app, token), record(app, new_token)
-    assert new.document == {"game": "revive", "variant": "abyss", "players": [{"name": "Maëlle"},
-                                                                               {"name": "Yanis"}]}
-    assert new.colours == old.colours == ["#3d8b4f", "#7b4ea3"]
+    # the next player starts: seat order shifted by one, each keeping their colour
+    assert new.document == {"game": "revive", "variant": "abyss", "players": [{"name": "Yanis"},
+                                                                               {"name": "Maëlle"}]}
+    assert old.colours == ["#3d8b4f", "#7b4ea3"] and new.colours == ["#7b4ea3", "#3d8b4f"]
     assert new.status == "draft"
+
+
+def test_revive_colours_named_once_and_said_on_every_line(app, client):
+    """The table names its colours on the new-game page; the form's lists by colour and the results'
+    details say those names, stored beside the document (never in it)."""
+    response = client.post("/nouvelle", data={
+        "game": "revive", "variant": "base", "players-0-name": "Maëlle", "players-1-name": "Yanis",
+        "colour_names-0": "jaune", "colour_names-1": "bleu", "colour_names-2": ""})
+    token = re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+    rec = record(app, token)
+    assert rec.labels == {"colours": ["jaune", "bleu", ""]}
+    assert "colour" not in json.dumps(rec.document)
+    html = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    for key in ("card_bonus", "artifact_card"):
+        assert re.search(rf'id="f-players-0-{key}-0"[^>]*>\s*<legend>jaune</legend>', html), key
+        assert re.search(rf'id="f-players-0-{key}-1"[^>]*>\s*<legend>bleu</legend>', html), key
+        assert re.search(rf'id="f-players-0-{key}-2"[^>]*>\s*<legend>couleur 3</legend>', html), key
+    assert '<label for="players-1-artifacts-1">bleu</label>' in html
+    data = {"version": "1", "card_mode": "shared", "players-0-card_bonus-1-unlocked": "y",
+            "players-0-card_bonus-1-cards": "3", "players-1-track": "2", "action": "finish"}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    results = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "(bleu)" in results and "couleur 2" not in results
+    # "Rejouer" keeps the names
+    again = re.fullmatch(r"/g/([\w-]+)/", client.post(f"/g/{token}/rejouer").headers["Location"]).group(1)
+    assert record(app, again).labels == {"colours": ["jaune", "bleu", ""]}
 
 
 def test_pdf_sheet_from_the_edit_and_the_read_only_links(app, client):
@@ -398,8 +428,33 @@ def test_history_tells_a_game_from_its_copy_by_the_time(app, client):
     assert len(metas) == 2 and metas[0] != metas[1]
     assert any(m.startswith("22 nov. 2026 à 20 h 05 UTC ·") for m in metas), metas
     assert any(m.startswith("22 nov. 2026 à 21 h 40 UTC ·") for m in metas), metas
-    assert '<time datetime="2026-11-22T20:05Z">' in html
+    assert '<time datetime="2026-11-22T20:05Z" data-local>' in html
     assert "Supprimer la partie Revive du 22 nov. 2026 à 21 h 40 UTC" in html
+
+
+def test_times_are_said_in_the_players_time_zone(app, client):
+    """Once the browser said its zone (cookie set by zone.js): history, results and the PDF's date
+    are where the table plays. 23:30 UTC on 22 Nov is 23 Nov, 00:30 in Paris."""
+    from datetime import UTC, datetime
+
+    token = create(client, ["Maëlle", "Yanis"])
+    with app.app_context():
+        rec = db.session.scalar(db.select(GameRecord).where(GameRecord.edit_token == token))
+        rec.created_at = datetime(2026, 11, 22, 23, 30, tzinfo=UTC)
+        db.session.commit()
+    client.set_cookie("companion_tz", "Europe/Paris")
+    html = unescape(client.get("/parties").get_data(as_text=True))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert "23 nov. 2026 à 0 h 30 ·" in text
+    assert "UTC" not in re.sub(r"<[^>]+>", "", html.split('<ul class="history"')[1])
+    data = {"version": "1", "card_mode": "shared", "players-0-track": "3", "action": "finish"}
+    client.post(f"/g/{token}/", data=data)
+    assert "23 nov. 2026" in unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    sheet = client.get(f"/g/{token}/sheet.pdf")
+    assert 'filename="revive-2026-11-23.pdf"' in sheet.headers["Content-Disposition"]
+    # a zone that does not exist is ignored: UTC, said so
+    client.set_cookie("companion_tz", "Mars/Olympus")
+    assert "22 nov. 2026 à 23 h 30 UTC" in unescape(client.get("/parties").get_data(as_text=True))
 
 
 def test_delete_with_confirmation(app, client):

@@ -243,3 +243,31 @@ def test_results_pages_draw_each_drawn_community(client):
         html = client.get(url).get_data(as_text=True)
         assert drawing(html, "Yanis").count('<path class="seg-line"') == 5
         assert drawing(html, "Maëlle") == ""
+
+
+def test_play_again_keeps_the_cards_and_the_next_player_starts(app, client):
+    token = create(client, ("Maëlle", "Yanis", "Inès"))
+    data = {"version": "1", "buildings-0-name": "Terrain de sport", "buildings-0-points": "3",
+            "buildings-1-name": "Observatoire", "buildings-1-points": "2", "players-0-built-0": "1"}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    again = re.fullmatch(r"/g/([\w-]+)/", client.post(f"/g/{token}/rejouer").headers["Location"]).group(1)
+    doc = stored(app, again).document
+    assert [p["name"] for p in doc["players"]] == ["Yanis", "Inès", "Maëlle"]
+    assert doc["buildings"] == [{"id": "terrain-de-sport", "name": "Terrain de sport", "points": 3},
+                                {"id": "observatoire", "name": "Observatoire", "points": 2}]
+    assert all(set(p) == {"name"} for p in doc["players"])  # the communities start empty
+
+
+def test_cards_this_device_used_before_are_offered(app, client):
+    token = create(client)
+    data = {"version": "1", "buildings-0-name": "Terrain de sport", "buildings-0-points": "3"}
+    assert client.post(f"/g/{token}/", data=data).status_code == 302
+    fresh = create(client, ("Inès", "Jules"))
+    html = unescape(client.get(f"/g/{fresh}/").get_data(as_text=True))
+    assert re.search(r'<button type="button" class="ghost chip-button" data-card-name="Terrain de sport" '
+                     r'data-card-points="3"', html)
+    assert '<option value="Terrain de sport">3 points</option>' in html  # without JS: suggested
+    # another device sees none of them
+    other = app.test_client()
+    other_token = create(other, ("Léa", "Noé"))
+    assert "data-card-picker" not in other.get(f"/g/{other_token}/").get_data(as_text=True)

@@ -376,6 +376,22 @@ class Screens:
         return dict(self.palette).get(hex_, "")
 
     @property
+    def colour_names(self) -> int:
+        """How many colours of its own the table names when the game starts (Revive: 3), else 0."""
+        return int(getattr(self.module, "COLOUR_NAMES", 0))
+
+    def label(self, form, labels: dict) -> None:
+        """Give the form the names the table chose (Revive's colours), where the game has any."""
+        hook = getattr(self.module, "label_form", None)
+        if hook:
+            hook(form, labels or {})
+
+    def relabel(self, text: str, labels: dict) -> str:
+        """A sentence of the engine (a line's detail) with the table's names in it."""
+        hook = getattr(self.module, "relabel", None)
+        return hook(text, labels or {}) if hook and text else text
+
+    @property
     def templates(self) -> list[str]:
         return [f"play/{self.id}.html", "play/edit.html"]
 
@@ -800,6 +816,22 @@ def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
             for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
 
 
+def warned(screens_: Screens, record_document: dict, form: EndState,
+           result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
+    """The warnings of the document the form describes (likely mistakes, never blocking), each
+    beside its field (field name -> messages), and those with no field of their own."""
+    doc, paths = screens_.to_document(record_document, form)
+    by_field: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for problem in games.warnings(doc, result):
+        name = field_for(problem.path, paths)
+        if name is None or name == "players":
+            rest.append(problem.message)
+        else:
+            by_field.setdefault(name, []).append(problem.message)
+    return by_field, rest
+
+
 def pad_rows(form, add: str | None = None) -> None:
     """Leave one blank row at the end of each Rows list (the no-JS way to add a line), plus one
     more in the list named `add` (the "ajouter une ligne" button). The rows added offer the
@@ -851,6 +883,9 @@ class PlayerRow(Form):
     colour = SelectField("Couleur", choices=[], validate_choice=False)
 
 
+COLOUR_NAMES_MAX = 3
+
+
 @cache
 def new_game_form(max_players: int) -> type[FlaskForm]:
     return type(f"NewGame{max_players}", (FlaskForm,), {
@@ -858,4 +893,8 @@ def new_game_form(max_players: int) -> type[FlaskForm]:
         "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
         "variant": RadioField("Variante", choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
+        # the table's own names for a game's colours (Revive), asked once; unused by other games
+        "colour_names": FieldList(StringField(render_kw={"autocomplete": "off", "maxlength": 20,
+                                                         "enterkeyhint": "next"}),
+                                  min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
     })

@@ -280,7 +280,7 @@ class Card(Form):
     id = HiddenField()
     name = StringField("Nom de la carte", description="tel qu'imprimé sur la carte de bâtiment",
                        render_kw={"autocomplete": "off", "maxlength": engine.NAME_MAX,
-                                  "autocapitalize": "sentences"})
+                                  "autocapitalize": "sentences", "list": "cartes-connues"})
     points = Count("Points", "la valeur de la face en jeu (violette ou orange)", hi=engine.CARD_POINTS_MAX)
 
     def card_id(self) -> str:

@@ -11,6 +11,8 @@ and copied to every player (`to_document`); each player types only what the line
 
 from __future__ import annotations
 
+import re
+
 from wtforms import Form
 
 from ..games import revive as engine
@@ -26,6 +28,8 @@ PALETTE = [
 ]
 
 COLOURS = [engine.colour(i) for i in range(engine.COLOURS)]  # « couleur 1 » ... (ruling V5)
+COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
+COLOUR_HINT = "comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur 1 »…"
 SHARED, EACH = "shared", "each"
 
 
@@ -137,3 +141,28 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
                 else:
                     lines[j].pop("points", None)
                 paths[f"players[{i}].artifact_card[{j}].points"] = form.card.entries[j].form.points.name
+
+
+def colour_names(labels: dict) -> list[str]:
+    """The table's name of each colour, « couleur n » where it gave none."""
+    given = list(labels.get("colours") or [])
+    return [(given[i] if i < len(given) and given[i] else COLOURS[i]) for i in range(engine.COLOURS)]
+
+
+def label_form(form, labels: dict) -> None:
+    """Every list by colour says the table's names (jaune, …) instead of « couleur n »."""
+    names = colour_names(labels)
+    form.card.item_labels = names
+    for entry in form.players.entries:
+        for key in ("card_bonus", "artifacts", "artifact_card"):
+            entry.form[key].item_labels = names
+
+
+_COLOUR = re.compile(r"\bcouleur ([1-9])\b")
+
+
+def relabel(text: str, labels: dict) -> str:
+    """« couleur 2 » in a line's detail becomes the table's name for it."""
+    names = colour_names(labels)
+    return _COLOUR.sub(lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0),
+                       text)

@@ -14,6 +14,7 @@ from .core import RULE, Checker, Game, InvalidDocument, Line, Problem, Result, j
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
+_BY_ID = {m.GAME.id: m for m in _MODULES}
 # Tools a table uses during play (Rebirth's city resolver...): (game, name) -> fn(payload) -> dict.
 TOOLS = {(m.GAME.id, name): fn for m in _MODULES for name, fn in getattr(m, "TOOLS", {}).items()}
 
@@ -110,6 +111,45 @@ def score_pad(result: Result) -> list[PadRow]:
     return rows
 
 
+def tiebreak_keys(game_id: str) -> tuple[str, ...]:
+    """Breakdown keys whose detail carries a number a tie-break reads (Revive's leftover resources)."""
+    return tuple(getattr(_BY_ID.get(game_id), "TIEBREAK_KEYS", ()))
+
+
+def blank(value: object) -> bool:
+    """Nothing entered: zeros, false, null, empty lists and objects, at any depth."""
+    if isinstance(value, dict):
+        return all(blank(v) for v in value.values())
+    if isinstance(value, list):
+        return all(blank(v) for v in value)
+    return value in (None, 0, False, "")
+
+
+def warnings(doc: dict, result: Result | None = None) -> list[Problem]:
+    """Likely mistakes in a document that scores, each with its contract path: never blocking, the
+    document is valid. Every game: a player whose own fields are all blank; then the game's own
+    (`warnings(doc, result)` of its module, e.g. Rebirth's track and itemised points both given).
+    A blank player is said once another player has something: before that, nobody has started."""
+    try:
+        result = result or score(doc)
+    except InvalidDocument:
+        return []
+    out = []
+    players = doc.get("players", [])
+    module = _BY_ID.get(result.game)
+    is_blank = getattr(module, "blank", None) or blank
+    blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
+    for i, player in enumerate(players):
+        if blank_[i] and not all(blank_):  # all blank: nobody has started yet
+            name = player.get("name", f"Joueur {i + 1}")
+            out.append(Problem(join("players", i),
+                               f"{name} : rien n'est saisi (total {result.players[i].total}). Un oubli ?"))
+    extra = getattr(module, "warnings", None)
+    if extra is not None:
+        out.extend(extra(doc, result))
+    return out
+
+
 def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Problem]:
     """Every problem of a document, or an empty list when it scores."""
     try:
@@ -120,4 +160,4 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
 
 
 __all__ = ["GAMES", "RULE", "Game", "InvalidDocument", "PadRow", "Problem", "Result", "get_game", "score",
-           "score_pad", "validate"]
+           "score_pad", "validate", "warnings"]

@@ -22,6 +22,7 @@ from .core import (
     Game,
     Line,
     PlayerScore,
+    Problem,
     Result,
     Split,
     Tie,
@@ -538,6 +539,10 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
             by_value(lambda n: tara.get(n, 0), "cases adjacentes à la tour ronde de Tara")]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ()
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     """Validate the Rebirth part of a document and score it; None when `check` has problems."""
     variant = doc["variant"]
@@ -572,6 +577,28 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     scores = [PlayerScore(n, _lines(variant, players[n], won[n], left[n])) for n in names]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
+
+
+ITEMISED = ("farms", "cities", "ports", "public_missions", "towers")  # in-game points besides the track
+
+
+def warnings(doc: dict, result: Result) -> list[Problem]:
+    """Likely mistakes in a document that scores (never blocking): a player whose track AND itemised
+    in-game points are both given. R1 adds them up, which is right only if the track left those
+    points out; say so, with the sum."""
+    out = []
+    for i, p in enumerate(result.players):
+        track = p.points("track")
+        items = [(line.key, line.points) for line in p.breakdown if line.key in ITEMISED and line.points]
+        if track and items:
+            labels = {c.key: c.label_for(result.variant).lower() for c in GAME.categories_for(result.variant)}
+            parts = ", ".join(f"{labels.get(k, k)} {v}" for k, v in items)
+            total = track + sum(v for _, v in items)
+            out.append(Problem(join(join("players", i), "track"),
+                               f"{p.name} : piste de score ({track}) et points détaillés ({parts}) "
+                               f"sont additionnés (R1), soit {total}. Si la piste les compte déjà, "
+                               "laissez-la à 0."))
+    return out
 
 
 # --------------------------------------------------------------------------- tools for the table

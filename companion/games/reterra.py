@@ -422,6 +422,10 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
     ]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ("inhabitants",)
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     """Validate the Reterra part of a document and score it (T1-T6)."""
     check.known(doc, TABLE_KEYS, "", "pour Reterra")

@@ -277,6 +277,10 @@ def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
     ]
 
 
+# Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
+TIEBREAK_KEYS: tuple[str, ...] = ("resources",)
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     check.known(doc, ("game", "variant", "players"), "")
     variant = doc["variant"]
@@ -317,3 +321,14 @@ GAME = Game(
                    "Sinon le plus d'avancement total sur les trois pistes de machine.",
                    "Sinon, victoire partagée.") for v in ("base", "abyss")},
 )
+
+
+def blank(player: dict) -> bool:
+    """A player with nothing entered: the artifact card's printed points alone (the table's shared
+    card, copied to every player) are not an entry, its counts are."""
+    from . import blank as nothing
+
+    card = player.get("artifact_card")
+    if isinstance(card, list):
+        card = [line.get("count") if isinstance(line, dict) else line for line in card]
+    return nothing({**player, "artifact_card": card})

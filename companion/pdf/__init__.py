@@ -30,7 +30,6 @@ STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
 BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/
 PAD_COLUMNS = 4
-DETAIL_MAX = (110, 48)  # characters of a breakdown detail under its points: full page, compact page
 
 MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
           "octobre", "novembre", "décembre")
@@ -126,16 +125,6 @@ def french_date(day: dt.date) -> str:
     return f"{'1er' if day.day == 1 else day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
-def shorten(text: str, limit: int = DETAIL_MAX[0]) -> str:
-    text = " ".join(str(text).split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut[limit // 2:]:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:") + "…"
-
-
 def place_label(place: int, shared: bool) -> str:
     return ordinal(place) + (" ex æquo" if shared else "")
 
@@ -172,7 +161,8 @@ def _document(html: str):
 
 def _one_page(template: str, context: dict) -> bytes:
     """Render; when the page overflows (long details, long tie sentences), again more compactly:
-    1 shortens the details, 2 leaves them out and draws communities smaller."""
+    1 writes the details smaller, 2 leaves them out (except those carrying a tie-break number) and
+    draws communities smaller. Nothing is ever cut with "…": names and details wrap."""
     document = None
     for compact in (0, 1, 2):
         document = _document(_html(template, compact=compact, **context))
@@ -208,9 +198,11 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         for line in row.lines:
             # A detail that only repeats the points ("38") says nothing more: left out.
             detail = "" if line.detail.strip() in (str(line.points), number(line.points)) else line.detail
-            cells.append({"points": number(line.points),
-                          "details": [shorten(detail, limit) for limit in DETAIL_MAX]})
-        rows.append({"label": row.label, "hint": row.hint, "cells": cells})
+            # Never cut ("…"): a long detail wraps; a compact page writes it smaller (level 1), then
+            # leaves it out (level 2) unless it carries a tie-break number.
+            cells.append({"points": number(line.points), "details": [detail, detail]})
+        rows.append({"label": row.label, "hint": row.hint, "cells": cells,
+                     "keep": row.key in games.tiebreak_keys(result.game)})
     ranking = [{"place": place_label(place.place, len(place.players) > 1),
                 "names": join_names(place.players),
                 "total": number(result.player(place.players[0]).total)}

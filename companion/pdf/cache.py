@@ -143,16 +143,16 @@ def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: 
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 
-def sheet_response(record, colours: Sequence[tuple[str, str]]):
+def sheet_response(record, colours: Sequence[tuple[str, str]], day=None):
     """The filled sheet of a stored game as a response: 304 when the phone already has this
     version (If-None-Match), else the cached or freshly rendered PDF, with its ETag."""
     from flask import Response, current_app, request
 
     from . import render_sheet
 
-    day = record.created_at.date()
+    day = day or record.created_at.date()
     etag = sheet_key(record.view_token, record.version, colours, day)
-    name = f"{record.game}-{record.created_at:%Y-%m-%d}.pdf"
+    name = f"{record.game}-{day:%Y-%m-%d}.pdf"
     # Stored only by the phone itself, and checked again each time it is opened (a later save
     # changes the sheet): a 304 costs nothing.
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "private, no-cache"}

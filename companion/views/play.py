@@ -10,12 +10,14 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
     abort,
     flash,
+    has_request_context,
     jsonify,
     redirect,
     render_template,
@@ -42,15 +44,45 @@ UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent enc
 DRAFT = "Enregistré (à compléter avant les résultats : voir les champs signalés)."
 
 
+ZONE_COOKIE = "companion_tz"  # the phone's time zone (IANA name), written by static/js/zone.js
+
+
+def zone() -> ZoneInfo | None:
+    """The player's time zone, from the cookie their browser set; None when unknown (no JS yet)."""
+    name = request.cookies.get(ZONE_COOKIE, "") if has_request_context() else ""
+    if not name or len(name) > 64 or not re.fullmatch(r"[A-Za-z0-9_+\-/]+", name):
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def local(value: datetime) -> datetime:
+    """A stored time (UTC; SQLite gives it back without its zone) in the player's time zone."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(zone() or UTC)
+
+
 def french_date(value: datetime | date | None) -> str:
     if value is None:
         return ""
+    if isinstance(value, datetime):
+        value = local(value)
     return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
 
 
 @bp.app_template_filter("fr_date")
 def _fr_date(value) -> str:
     return french_date(value)
+
+
+@bp.app_template_filter("fr_when")
+def _fr_when(value: datetime) -> str:
+    """« 22 nov. 2026 à 21 h 05 » in the player's zone; « … UTC » while the zone is unknown."""
+    t = local(value)
+    return f"{french_date(t)} à {t.hour} h {t.minute:02d}" + ("" if zone() else " UTC")
 
 
 def _screens_or_404(game_id: str) -> forms.Screens:
@@ -148,7 +180,9 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
     twin = store.untouched_twin(game.id, variant, names, colours)
     if twin is not None:
         return twin
-    record = store.create(game.id, variant, names, colours, creation_key=form.once.data)
+    given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
+    labels = {"colours": given} if any(given) else None
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels)
     db.session.commit()
     return record
 
@@ -160,11 +194,14 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
+    warned = forms.warned(sc, record.document, sc.form(record.document))[0] if not errors else {}
+    sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
-        totals=[p.total for p in result.players] if result else [],
+        totals=[p.total for p in result.players] if result else [], warned=warned,
+        known_cards=store.known_cards(record.game),
         errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
@@ -306,7 +343,8 @@ def save(token: str):
                        general=[INVALID, *checked.general], summary=summary, stored=stored), 422
     return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
                    totals=[p.total for p in checked.result.players] if checked.result else [],
-                   draft=not checked.ok, stored=stored)
+                   draft=not checked.ok, stored=stored,
+                   warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
 
 
 # --------------------------------------------------------------------------- results
@@ -322,14 +360,20 @@ def _results_context(record, *, editable: bool) -> dict:
     if result is None:
         return context
     totals = {p.name: p.total for p in result.players}
+    sc = forms.screens(record.game)
+    labels = store.labels_of(record)
+
+    def say(text: str) -> str:  # the table's names (Revive's colours) in the engine's sentences
+        return sc.relabel(text, labels) if sc else text
+
     rows = []
     for row in games.score_pad(result):
-        cells = [{"points": line.points, "detail": line.detail, "name": p.name}
+        cells = [{"points": line.points, "detail": say(line.detail), "name": p.name}
                  for line, p in zip(row.lines, result.players, strict=True)]
         rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
     context.update(
-        rows=rows, totals=totals,
+        rows=rows, totals=totals, warnings=[w.message for w in games.warnings(record.document, result)],
         headline=(f"{result.winners[0]} gagne" if len(result.winners) == 1
                   else f"Victoire partagée : {join_names(result.winners)}"),
         tiebreaks=game.tiebreaks.get(record.variant, ()),
@@ -366,7 +410,8 @@ def _sheet(record, back: str):
         return redirect(back)
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
-    return sheet_response(record, colours)  # rendered once per stored version, ETag and 304
+    day = local(record.created_at).date()  # the date where the table played
+    return sheet_response(record, colours, day)  # rendered once per stored version, ETag and 304
 
 
 @bp.get("/g/<token>/sheet.pdf")
@@ -379,11 +424,21 @@ def view_sheet(token: str):
     return _sheet(store.by_view_token(token), url_for("play.view", token=token))
 
 
+# Table-level parts a new game with the same table keeps (the cards in play stay on the table).
+AGAIN_KEEPS = {"reterra": ("buildings",)}
+
+
 @bp.post("/g/<token>/rejouer")
 def again(token: str):
-    """Play again: a new game with the same game, variant, players and colours."""
+    """Play again: a new game with the same game, variant, players, colours and table names, the
+    next player starting (seat order shifted by one: the first player passes to the left); the
+    table-level cards in play stay (Reterra's buildings, ruling in docs/rulings.md)."""
     record = store.by_edit_token(token)
-    fresh = store.create(record.game, record.variant, store.names_of(record), store.colours_of(record))
+    names, colours = store.names_of(record), store.colours_of(record)
+    names, colours = names[1:] + names[:1], colours[1:] + colours[:1]
+    kept = {key: record.document[key] for key in AGAIN_KEEPS.get(record.game, ()) if key in record.document}
+    fresh = store.create(record.game, record.variant, names, colours, labels=store.labels_of(record),
+                         document=kept)
     db.session.commit()
     store.remember(fresh, can_edit=True)
     flash("Nouvelle partie, mêmes joueurs : bonne partie !", "success")

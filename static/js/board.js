@@ -505,3 +505,35 @@
     new MutationObserver(sync).observe(cardsBox, { childList: true, subtree: true });
   }
 })();
+
+/* Reterra's building cards: a card this device used before goes into the next blank card row in
+   one tap (its name and points), the list growing through play.js's "Ajouter une carte". */
+(function () {
+  "use strict";
+  var picker = document.querySelector("[data-card-picker]");
+  var list = document.querySelector('[data-rows="buildings"]');
+  if (!picker || !list) return;
+  picker.hidden = false;
+  function blankRow() {
+    var names = Array.prototype.slice.call(list.querySelectorAll('input[name$="-name"]'));
+    return names.filter(function (i) { return !i.value.trim(); })[0] || null;
+  }
+  picker.addEventListener("click", function (e) {
+    var b = e.target.closest("button[data-card-name]");
+    if (!b) return;
+    var input = blankRow();
+    if (!input) {
+      var add = list.querySelector('button[name="add_row"][value="buildings"]');
+      if (!add || add.hidden) return;
+      add.click();
+      input = blankRow();
+    }
+    if (!input) return;
+    var points = document.getElementsByName(input.name.replace(/-name$/, "-points"))[0];
+    input.value = b.dataset.cardName;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    if (points) { points.value = b.dataset.cardPoints; points.dispatchEvent(new Event("input", { bubbles: true })); }
+    b.hidden = true;
+    if (document.activeElement && document.activeElement.blur) document.activeElement.blur();
+  });
+})();

@@ -152,7 +152,12 @@
     if (add && ownerOf(add)) {
       e.preventDefault();
       var row = addRow(ownerOf(add));
-      if (row) { var first = row.querySelector("input, select"); if (first) first.focus(); }
+      /* the cursor goes to the new row's first field to type in (a chip or a box takes a tap anyway) */
+      if (row) {
+        var first = row.querySelector("input[type=text], input:not([type]), input[type=number], select") ||
+          row.querySelector("input, select");
+        if (first) first.focus();
+      }
       return;
     }
     var remove = e.target.closest("[data-remove-row]");
@@ -230,6 +235,127 @@
   });
 
   $all("input[data-stepper]").forEach(stepper);
+
+  /* ---------------------------------------------------------------- one step at a time
+
+     Each [data-stage] of the form is a step (the table, then each player). Without JS they are all
+     shown in order; here one is shown at a time, reached from the list of steps, the previous / next
+     links at its foot, "Joueur suivant" in the sticky bar, or any link to a field inside it (the error
+     summary). Hidden steps keep their fields in the form: a save always carries everything. */
+  var steps = form ? $all("[data-stage]", form) : [];
+  var onStage = -1;
+  var turn = document.querySelector("[data-turn]");
+
+  function stepIndex(id) {
+    for (var k = 0; k < steps.length; k++) if (steps[k].id === id) return k;
+    return -1;
+  }
+  function stepOf(el) { var s = el && el.closest ? el.closest("[data-stage]") : null; return s ? steps.indexOf(s) : -1; }
+  function stepTypable(el) {
+    return el.matches("input[type=text], input:not([type]), input[type=number], select, textarea") &&
+      !el.disabled && !el.readOnly && el.offsetParent !== null;
+  }
+  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(stepTypable); }
+
+  function flagSteps() {
+    steps.forEach(function (s) {
+      var bad = !!s.querySelector(".has-error, .field-error:not(:empty)");
+      $all('[data-goto="' + s.id + '"]').forEach(function (a) {
+        if (a.classList.contains("seat")) a.classList.toggle("has-error", bad);
+      });
+    });
+  }
+
+  function showStep(k, focus) {
+    if (k < 0 || k >= steps.length) return;
+    onStage = k;
+    steps.forEach(function (s, j) { s.hidden = j !== k; });
+    $all("[data-goto]").forEach(function (a) {
+      if (a.classList.contains("seat")) {
+        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-onStage", "step");
+        else a.removeAttribute("aria-onStage");
+      }
+    });
+    var step = steps[k];
+    if (turn) {
+      turn.hidden = false;
+      var seat = step.dataset.seat;
+      turn.querySelector("[data-turn-name]").textContent = step.dataset.stageLabel;
+      var dot = turn.querySelector("[data-turn-dot]");
+      var h = step.querySelector("h2 .dot");
+      dot.innerHTML = "";
+      if (h) dot.appendChild(h.cloneNode(true));
+      var total = turn.querySelector("[data-turn-total]");
+      if (seat !== undefined) {
+        total.hidden = false;
+        total.setAttribute("data-seat-total", seat);
+        var chip = document.querySelector('.steps-list [data-seat-total="' + seat + '"]');
+        total.textContent = chip ? chip.textContent : "";
+      } else {
+        total.hidden = true;
+        total.removeAttribute("data-seat-total");
+      }
+      var next = turn.querySelector("[data-next]");
+      next.hidden = k + 1 >= steps.length;
+      var following = steps[k + 1];
+      next.textContent = following && following.dataset.seat !== undefined ? "Joueur suivant" : "Étape suivante";
+      if (following) next.setAttribute("aria-label", next.textContent + " : " + following.dataset.stageLabel);
+    }
+    if (focus !== false) {
+      var list = document.querySelector(".steps-list");
+      window.scrollTo(0, list ? Math.max(0, list.getBoundingClientRect().top + window.pageYOffset - 70) : 0);
+    }
+    if (focus === true) {
+      var first = fieldsOf(k)[0];
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  if (steps.length > 1) {
+    form.classList.add("stepped");
+    var start = stepIndex(location.hash.slice(1));
+    if (start < 0 && location.hash.length > 1) start = stepOf(document.getElementById(location.hash.slice(1)));
+    if (start < 0) {  // a refused post: the first step with a message
+      var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
+      start = firstBad ? stepOf(firstBad) : 0;
+    }
+    showStep(Math.max(0, start), false);
+    flagSteps();
+
+    document.addEventListener("click", function (e) {
+      var go = e.target.closest("[data-goto]");
+      if (go) {
+        e.preventDefault();
+        showStep(stepIndex(go.dataset.goto), true);
+        return;
+      }
+      if (e.target.closest("[data-next]")) { showStep(onStage + 1, true); return; }
+      /* a link to a field inside a hidden step (the error summary): show the step, then follow it */
+      var link = e.target.closest('a[href^="#"]');
+      if (link && link.getAttribute("href").length > 1) {
+        var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+        var k = stepOf(target);
+        if (k >= 0 && k !== onStage) showStep(k, false);
+      }
+    });
+    window.addEventListener("hashchange", function () {
+      var target = document.getElementById(location.hash.slice(1));
+      var k = stepOf(target);
+      if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
+    });
+    /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
+       a hidden one; on the step's last field it goes on to the next step. */
+    form.addEventListener("keydown", function (e) {
+      if (e.key !== "Enter" || e.isComposing || !e.target.matches("input")) return;
+      if (/^(submit|button|checkbox|radio)$/.test(e.target.type)) return;
+      var list = fieldsOf(onStage);
+      var at = list.indexOf(e.target);
+      if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
+      if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
+      /* the last step's last field: the page's main action (the Enter key handler above) */
+    });
+  }
+
   if (!form || !form.dataset.autosave || !window.fetch || !window.FormData) return;
 
   /* ---------------------------------------------------------------- autosave and draft
@@ -378,6 +504,16 @@
     return elsewhere;
   }
 
+  /* Warnings (a likely mistake, never blocking), field name -> messages, in their w-NAME slots. */
+  function markWarnings(warnings) {
+    if (!warnings) return;
+    $all(".field-warning", form).forEach(function (p) { p.textContent = ""; });
+    Object.keys(warnings).forEach(function (name) {
+      var p = document.getElementById("w-" + name);
+      if (p) p.textContent = warnings[name].join(" \u00b7 ");
+    });
+  }
+
   function markTheirs(theirs) {
     $all(".theirs", form).forEach(function (p) { p.remove(); });
     Object.keys(theirs || {}).forEach(function (name) {
@@ -463,6 +599,7 @@
         clearMarks();
         markTheirs({});
         showSummary([]);
+        markWarnings(data.warnings);
         showNotice(mark(data.errors, data.general));  // a rule not met yet: flagged, saved anyway
         if (pending()) writeDraft(); else dropDraft();
         say(data.draft ? "Enregistr\u00e9 \u2713 (\u00e0 compl\u00e9ter avant les r\u00e9sultats)"
@@ -493,6 +630,7 @@
       timer = setTimeout(save, 10000);
     }).then(function () {
       inFlight = false;
+      flagSteps();
       if (submitAfter !== null && !paused) {
         var button = submitAfter;
         submitAfter = null;
