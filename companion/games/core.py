@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .i18n import _, current, ngettext
+from .i18n import _, current, ngettext, tr
 
 ROOT = "document"
 
@@ -280,13 +280,13 @@ class Category:
     @property
     def text(self) -> str:
         """The label in the current language (`label` is the French message id)."""
-        return _(self.label)
+        return tr(self.label)
 
     def label_for(self, variant: str) -> str:
-        return _(self.variant_labels.get(variant, self.label))
+        return tr(self.variant_labels.get(variant, self.label))
 
     def hint_for(self, variant: str) -> str:
-        return _(self.variant_hints.get(variant, self.hint))
+        return tr(self.variant_hints.get(variant, self.hint))
 
 
 @dataclass(frozen=True)
@@ -316,15 +316,15 @@ class Game:
         raise KeyError(key)
 
     def variant_label(self, variant: str) -> str:
-        return _(self.variants[variant]) if variant in self.variants else variant
+        return tr(self.variants[variant]) if variant in self.variants else variant
 
     @property
     def title(self) -> str:
         """The game's name in the current language (`label` is the French message id)."""
-        return _(self.label)
+        return tr(self.label)
 
     def tiebreak_lines(self, variant: str) -> tuple[str, ...]:
-        return tuple(_(line) for line in self.tiebreaks.get(variant, ()))
+        return tuple(tr(line) for line in self.tiebreaks.get(variant, ()))
 
 
 # --------------------------------------------------------------------------- results

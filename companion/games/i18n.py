@@ -70,6 +70,7 @@ def gettext(message: str, **values) -> str:
 
 
 _ = gettext
+tr = gettext  # for a value known only at run time (a constant marked with N_): not extracted
 
 
 def ngettext(singular: str, plural: str, n: int, **values) -> str:
@@ -89,5 +90,6 @@ def ngettext(singular: str, plural: str, n: int, **values) -> str:
 
 
 def N_(message: str) -> str:
-    """Mark a constant for extraction; it is translated where it is read (`_(constant)`)."""
+    """Mark a constant for extraction; it is translated where it is read (`tr(constant)`)."""
+
     return message

@@ -35,7 +35,7 @@ from .core import (
     outcome,
     player_name,
 )
-from .i18n import N_, _, current, ngettext
+from .i18n import N_, _, current, ngettext, tr
 
 SCOTLAND = ("scotland",)
 IRELAND = ("ireland",)
@@ -88,7 +88,7 @@ def _known(check: Checker, obj: dict, keys: dict[str, tuple[str, ...]], common: 
             continue
         if key in other:
             message = (_("clé inconnue pour {v1} (elle ne sert qu'à {v2})",
-                         v1=_(VARIANT_NAMES[variant]), v2=_(VARIANT_NAMES[_other(variant)])))
+                         v1=tr(VARIANT_NAMES[variant]), v2=tr(VARIANT_NAMES[_other(variant)])))
         else:
             message = _("clé inconnue (attendu : {v1})",
                         v1=', '.join(sorted(allowed - {'game', 'variant'})))
@@ -442,7 +442,7 @@ def _holders(check: Checker, doc: dict, variant: str, names: Sequence[str],
         castles = players[name].castles
         if castles >= len(held):
             continue
-        which = join_names([_("le {castle}", castle=_(CASTLE_NAMES[k])) for k in held])
+        which = join_names([_("le {castle}", castle=tr(CASTLE_NAMES[k])) for k in held])
         for key in held:
             check.rule(key, _("{name} tient {which} : ses châteaux doivent être au moins {v3} (indiqué : "
                               "{castles})",
@@ -462,7 +462,7 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
     for kind, word in FARM_KINDS.items():
         sizes = p.farms.get(kind, [])
         if sizes:
-            farm_parts.append(f"{_(word)} : " + ", ".join(f"{n} → {_triangle(n)}" for n in sizes))
+            farm_parts.append(f"{tr(word)} : " + ", ".join(f"{n} → {_triangle(n)}" for n in sizes))
             farm_values.extend(n * (n + 1) // 2 for n in sizes)
     farm_detail = ""
     if farm_values:
@@ -525,7 +525,7 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
 def _stirling(holder: str | None) -> Criterion:
     """R9: Stirling's holder wins a tie for first even when not among the tied; below first
     place (R11) it only settles a tie among the players holding it."""
-    name = _(CASTLE_NAMES["stirling"])
+    name = tr(CASTLE_NAMES["stirling"])
 
     def split(tie: Tie) -> Split | None:
         if holder is None:
@@ -554,11 +554,11 @@ def _stirling(holder: str | None) -> Criterion:
 def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int]) -> list[Criterion]:
     """The tie-break chain of a map (R9, R10), also applied below first place (R11)."""
     if variant == "scotland":
-        castle = _(CASTLE_NAMES["edinburgh"])
+        castle = tr(CASTLE_NAMES["edinburgh"])
         return [holder_wins(holders.get("edinburgh"), _("{{name}} tient le {castle}", castle=castle),
                             _("aucun d'eux ne tient le {castle}", castle=castle)),
                 _stirling(holders.get("stirling"))]
-    castle = _(CASTLE_NAMES["blarney"])
+    castle = tr(CASTLE_NAMES["blarney"])
     return [holder_wins(holders.get("blarney"), _("{{name}} tient le {castle}", castle=castle),
                         _("aucun d'eux ne tient le {castle}", castle=castle)),
             by_value(lambda n: tara.get(n, 0), _("cases adjacentes à la tour ronde de Tara"))]

@@ -48,7 +48,7 @@ from .core import (
     finish,
     join,
 )
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, ngettext, tr
 
 SIZE = 8  # squares per side (T1: 4×4 tiles of 2×2 squares)
 TILES = SIZE // 2
@@ -243,7 +243,7 @@ def _grid(value: Any, path: str, check: Checker) -> Grid | None:
                 check.add(join(join(path, "sources"), k),
                           _("la tuile [{v1}, {v2}] porte une source d'énergie : ses 4 cases doivent être "
                             "de l'eau (E), or la case [{r}, {c}] est {v5}",
-                            v1=tile[0], v2=tile[1], r=r, c=c, v5=_(TERRAINS[terrain[r * SIZE + c]])))
+                            v1=tile[0], v2=tile[1], r=r, c=c, v5=tr(TERRAINS[terrain[r * SIZE + c]])))
     for square, k in tokens.items():
         if square in relics:
             check.add(join(join(path, "relic_tokens"), k),
@@ -307,7 +307,7 @@ def _pair(square: tuple[int, int]) -> list[int]:
 def _analyse(grid: Grid) -> dict:
     """What a grid scores, and where: the shape documented at the top of this module."""
     segments = [
-        {"terrain": grid.terrain[a[0]], "label": _(TERRAINS[grid.terrain[a[0]]]), "size": len(a),
+        {"terrain": grid.terrain[a[0]], "label": tr(TERRAINS[grid.terrain[a[0]]]), "size": len(a),
          "squares": [[i // SIZE, i % SIZE] for i in a]}
         for a in _segments(grid.terrain)
     ]
