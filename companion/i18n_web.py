@@ -35,6 +35,14 @@ def current() -> str:
     return i18n.current()
 
 
+def ordinal_suffix(n: int) -> str:
+    """What follows the number of a place, set as a superscript: "re"/"e", "st"/"nd"/"rd"/"th"."""
+    from .games.core import ordinal
+
+    return ordinal(n)[len(str(n)):]
+
+
+
 def _begin() -> None:
     g.lang_token = i18n.set_language(select())
 
@@ -95,4 +103,9 @@ def init_app(app: Flask) -> None:
     app.teardown_request(_end)
     app.after_request(_headers)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(current_language=current, language_links=switch_links)
+    # One translation path for pages, sheets, engines and CLI: the templates' `_`/`ngettext` are the
+    # engines' (stdlib gettext on the same catalogue; French plural rule: « 0 partie »).
+    app.jinja_env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+    app.jinja_env.globals.update(current_language=current, language_links=switch_links,
+                                 ordinal_suffix=ordinal_suffix)
+

@@ -323,7 +323,12 @@ class Game:
         """The game's name in the current language (`label` is the French message id)."""
         return tr(self.label)
 
+    def variant_items(self) -> list[tuple[str, str]]:
+        """(variant id, its name in the current language), in display order."""
+        return [(v, tr(label)) for v, label in self.variants.items()]
+
     def tiebreak_lines(self, variant: str) -> tuple[str, ...]:
+
         return tuple(tr(line) for line in self.tiebreaks.get(variant, ()))
 
 

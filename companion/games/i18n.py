@@ -93,3 +93,14 @@ def N_(message: str) -> str:
     """Mark a constant for extraction; it is translated where it is read (`tr(constant)`)."""
 
     return message
+
+
+MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+             "October", "November", "December")
+
+
+def long_date(day, french_months: tuple[str, ...]) -> str:
+    """"1er mars 2026" in French (with the caller's month names), "1 March 2026" in English."""
+    if current() == "en":
+        return f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
+    return f"{'1er' if day.day == 1 else day.day} {french_months[day.month - 1]} {day.year}"
