@@ -22,55 +22,20 @@ import json
 import os
 import random
 import re
+import sys
 import tempfile
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from html.parser import HTMLParser
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from helpers import posted  # noqa: E402 - what a browser without JS posts back, as the tests read it
 
 NAMES = ["Éloïse", "Jules", "Inès", "Yanis"]
 KEYS = ("track", "ports", "castles", "incomplete_icons", "gifts")
-
-
-class Fields(HTMLParser):
-    """What a browser without JavaScript posts back from the end-state form."""
-
-    def __init__(self):
-        super().__init__()
-        self.values: dict[str, str] = {}
-        self.inside = False
-        self.select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "end-state":
-            self.inside = True
-        if not self.inside:
-            return
-        if tag == "select":
-            self.select = a["name"]
-            self.values.setdefault(self.select, "")
-        elif tag == "option" and self.select and "selected" in a:
-            self.values[self.select] = a.get("value") or ""
-        elif tag == "input" and a.get("name") and a.get("type") != "submit":
-            if a.get("type") in ("radio", "checkbox") and "checked" not in a:
-                return
-            self.values[a["name"]] = a.get("value") or ""
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self.inside = False
-        elif tag == "select":
-            self.select = None
-
-
-def posted(html: str) -> dict[str, str]:
-    parser = Fields()
-    parser.feed(html)
-    return parser.values
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

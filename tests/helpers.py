@@ -114,6 +114,20 @@ def new_game(page, game: str, variant: str, names) -> str:
     return page.url
 
 
+def second_phone(browser, live_server):
+    """Another phone on the same app (its own cookies and storage): (context, page); close the context."""
+    from urllib.parse import urlparse
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="fr-FR")
+    origin = urlparse(live_server.url).netloc
+    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
+                  else route.abort())
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
 def saved(page) -> None:
     expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
-from helpers import check_layout, saved
+from helpers import check_layout, saved, second_phone
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -159,13 +158,7 @@ def test_bad_value_corrected_after_its_message(phone):
 
 def test_two_phones_editing_one_game(phone, browser, live_server):
     url = new_game(phone, "base", ["Alice", "Bob"])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    other = context.new_page()
-    other.set_default_timeout(10_000)
+    context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
         phone.fill('[name="players-0-track"]', "38")  # phone A saves first

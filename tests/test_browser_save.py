@@ -10,21 +10,10 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, new_game, saved, stored_document
+from helpers import check_layout, new_game, saved, second_phone, stored_document
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]
-
-
-def second_phone(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
 
 
 def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
@@ -82,12 +71,29 @@ def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     assert stored_document(live_server, url)["players"][0]["track"] == 14
 
 
+def slow(route) -> None:
+    """A POST whose answer comes back a little late, as on a table's Wi-Fi: the server has it, and
+    the player has time for a second tap."""
+    import time
+
+    response = route.fetch(max_redirects=0)
+    time.sleep(0.4)
+    route.fulfill(response=response)
+
+
 def test_two_taps_on_voir_les_resultats(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     phone.fill('[name="players-0-track"]', "20")
     phone.fill('[name="players-1-track"]', "11")
-    phone.get_by_role("button", name="Voir les résultats").dblclick()
-    phone.wait_for_url(re.compile(r"/resultats$"))
+    # Two taps, the second while the first is on its way to the server.
+    phone.route("**/g/*/", lambda route: slow(route) if route.request.method == "POST"
+                else route.continue_())
+    phone.evaluate("""() => {
+      const button = document.querySelector('button[name=action][value=finish]');
+      button.click();
+      setTimeout(() => button.click(), 150);
+    }""")
+    expect(phone).to_have_url(re.compile(r"/resultats$"))  # the second tap's page: no conflict
     assert phone.locator("h1.winner").inner_text() == "Éloïse gagne"
     phone.goto(url)
     assert phone.locator(".theirs").count() == 0 and phone.locator("#play-notice").is_hidden()
@@ -164,3 +170,23 @@ def test_holder_before_castles_still_saves_everything_else(phone, live_server):
     assert phone.locator("#e-blarney").inner_text() == ""
     phone.get_by_role("button", name="Voir les résultats").click()
     phone.wait_for_url(re.compile(r"/resultats$"))
+
+
+def test_without_javascript_enter_saves_and_comes_back_to_the_field(browser, live_server):
+    """No JS: Enter in a field is "Enregistrer" (not a list's "Ajouter une tuile"), and the page comes
+    back at the field just typed, not at the top of a long page."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False,
+                                  locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        page.base_url = live_server.url
+        url = new_game(page, "rebirth", "scotland", NAMES)
+        page.fill('[name="players-1-ports"]', "3")
+        page.press('[name="players-1-ports"]', "Enter")
+        page.wait_for_url(re.compile(r"#f-players-1-ports$"))
+        assert page.locator('[name^="cities-0-tiles-1"]').count() == 0  # no tile added
+        assert stored_document(live_server, url)["players"][1]["ports"] == 3
+        assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
+    finally:
+        context.close()

@@ -60,3 +60,24 @@ def test_no_message_shows_a_contract_key_or_developer_text(client, game, variant
         assert "reçu" not in message, message
         words = set(re.findall(r"[A-Za-z_]+", message))
         assert not words & keys, (message, words & keys)
+
+
+@pytest.mark.parametrize("game", list(games.GAMES))
+def test_new_game_page_messages_are_for_a_player(client, game):
+    from html import unescape
+
+    spec = games.GAMES[game]
+    variant = next(iter(spec.variants))
+    tries = [{}, {"players-0-name": "Éloïse"}, {"players-0-name": "Éloïse", "players-1-name": "éloïse "},
+             {"players-0-name": "x" * 41, "players-1-name": "Jules"},
+             {"players-0-name": "Éloïse", "players-1-name": "Jules", "players-0-colour": "#000000",
+              "players-1-colour": "#000000"}]
+    seen = []
+    for data in tries:
+        html = unescape(client.post("/nouvelle", data={"game": game, "variant": variant, **data})
+                        .get_data(as_text=True))
+        seen += re.findall(r'<p class="field-error"[^>]*>([^<]+)</p>', html)
+        seen += re.findall(r'<p class="flash flash-error"[^>]*>([^<]+)</p>', html)
+    assert seen
+    for message in seen:
+        assert "reçu" not in message and "players" not in message and "name" not in message, message

@@ -27,7 +27,6 @@ def test_hostile_names_are_escaped_on_every_page(app, client):
 def test_game_urls_are_unguessable(app, client):
     # (five different tables: the same untouched new game asked twice is one game, test_play_merge)
     tokens = {create_game(client, "revive", "base", ["A", f"B{k}"]) for k in range(5)}
-
     assert len(tokens) == 5 and all(len(t) >= 43 for t in tokens)  # 256 random bits each
     rec = stored(app, next(iter(tokens)))
     assert rec.view_token != rec.edit_token

@@ -115,6 +115,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -726,28 +727,26 @@ def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[
     return out
 
 
-def parse_values(text: str | None) -> dict[str, str] | None:
-    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
-    import json
-
+def _json_object(text: str | None) -> dict | None:
     try:
         data = json.loads(text) if text else None
     except ValueError:
         return None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+    return data if isinstance(data, dict) else None
+
+
+def parse_values(text: str | None) -> dict[str, str] | None:
+    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
+    data = _json_object(text)
+    if data is None or not all(isinstance(v, str) for v in data.values()):
         return None
     return {str(k): v for k, v in data.items()}
 
 
 def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
-    import json
-
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = _json_object(text)
+    if data is None:
         return None
     out = {}
     for name, pair in data.items():
@@ -769,11 +768,12 @@ class Merged:
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None) -> Merged:
-    """The stored game with this phone's changes applied (`extra`: csrf_token and the like)."""
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
+    `stored_form`: the stored document's form, when the caller built it already; only read)."""
     from werkzeug.datastructures import MultiDict
 
-    stored_form = screens_.form(document)
+    stored_form = stored_form if stored_form is not None else screens_.form(document)
     stored = raw_values(stored_form)
     shown = leaves(stored_form)
     conflicts = {}
@@ -807,9 +807,12 @@ def labels(form) -> dict[str, str]:
         elif isinstance(f, FieldList):
             item = getattr(f, "item_label", "") or text
             item_labels = getattr(f, "item_labels", None) or []
+            # a row says its own name ("Ville 2 · Tuile 1"); a fixed entry keeps its list's
+            # ("Cartes gagnées · couleur 1")
+            within = prefix if isinstance(f, Rows) and getattr(f, "item_label", "") else here
             for k, entry in enumerate(f.entries):
                 name = item_labels[k] if k < len(item_labels) else f"{item} {k + 1}"
-                visit(entry, here if isinstance(entry, FormField) else here, name)
+                visit(entry, within, name)
 
     for f in form:
         if f.short_name == "players" and isinstance(f, FieldList):

@@ -17,6 +17,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     has_request_context,
     jsonify,
     redirect,
@@ -177,7 +178,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
         if path.startswith("players[") and path.endswith("].name"):
             seat = seats[int(path[len("players["):path.index("]")])]
             errors.setdefault(form.players.entries[seat].form.name.name, []).append(problem.message)
-        elif path == "players":
+        elif path == "players":  # too few: the form has no more seats than the game allows
             general.append(problem.message if names else
                            _("Ajoutez les joueurs : {game} se joue de {lo} à {hi} joueurs.",
                              game=game.title, lo=game.min_players, hi=game.max_players))
@@ -198,13 +199,17 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
 # --------------------------------------------------------------------------- end state
 
 
-def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200):
+def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+               stored: dict | None = None):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+    if stored is None:
+        stored = forms.raw_values(_stored_form(sc, record))
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, sc.form(record.document))[0] if not errors else {}
+    warned = forms.warned(sc, record.document, _stored_form(sc, record))[0] if not errors else {}
     sc.label(form, store.labels_of(record))
-    stored = {k: v for k, v in forms.raw_values(sc.form(record.document)).items() if v}
+    stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
@@ -227,8 +232,25 @@ class Outcome:
     form: object
     checked: forms.Checked | None
     theirs: dict[str, str] = field(default_factory=dict)
-    stored: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] | None = None  # the stored values, when already read
     changed: list[str] = field(default_factory=list)
+    screens: forms.Screens | None = None
+
+    @property
+    def stored(self) -> dict[str, str]:
+        """Every stored value as the page shows it (read once, when asked for)."""
+        if self.known is None:
+            self.known = forms.raw_values(_stored_form(self.screens, self.record))
+        return self.known
+
+
+def _stored_form(sc: forms.Screens, record):
+    """The form of the stored document, built once per request and version (only ever read)."""
+    cache = g.setdefault("stored_forms", {})
+    key = (record.id, record.version)
+    if key not in cache:
+        cache[key] = sc.form(record.document)
+    return cache[key]
 
 
 RETRIES = 8
@@ -252,7 +274,7 @@ def _changes(record, sc: forms.Screens) -> dict[str, tuple[str, str]] | None:
             version = None
         if version != record.version:
             return None
-        base = forms.raw_values(sc.form(record.document))
+        base = forms.raw_values(_stored_form(sc, record))
     return forms.changes_of(posted, base)
 
 
@@ -266,30 +288,29 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
         checked = forms.check(sc, record.document, form)
-        theirs = forms.differences(form, sc.form(record.document))
+        theirs = forms.differences(form, _stored_form(sc, record))
         if theirs:
-            return Outcome("conflict", record, form, checked, theirs)
+            return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
     for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra)
-        form = merged.form
+        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record))
+        form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
-            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, list(changes))
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, sc)
         if not checked.storable:
-            return Outcome("invalid", record, form, checked, {}, merged.stored, list(changes))
+            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, sc)
         status = None if checked.ok else "draft"  # a scored game always scores
         if finishing and checked.ok:
             status = "scored"
         if checked.document == record.document and status in (None, record.status):
-            return Outcome("saved", record, form, checked, {}, merged.stored, list(changes))  # nothing new
+            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc)  # nothing new
         try:
             record = store.save(record, checked.document, record.version, status=status)
         except store.StaleVersion as exc:
             record = exc.record
             continue
-        fresh = forms.raw_values(sc.form(record.document))
-        return Outcome("saved", record, form, checked, {}, fresh, list(changes))
+        return Outcome("saved", record, form, checked, {}, None, changed, sc)  # stored: read if asked
     abort(503)
 
 
@@ -310,22 +331,23 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form))
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+                          stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
         return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
-                          general=[tr(CONFLICT), *checked.general], status=409)
+                          general=[tr(CONFLICT), *checked.general], status=409, stored=out.known)
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
-                          status=422)
+                          status=422, stored=out.known)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form, errors=checked.errors)
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         return _edit_page(record, sc, form, errors=checked.errors,
-                          general=[tr(UNFINISHED), *checked.general], status=422)
+                          general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
     if finishing:
         return redirect(url_for("play.results", token=token))
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")

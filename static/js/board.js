@@ -451,6 +451,11 @@
   /* Back in range after a dead zone: recount what was painted meanwhile. */
   window.addEventListener("online", function () { boards.forEach(function (b) { b.analyse(true); }); });
 
+  /* Another phone's board, taken in by the autosave (play.js): drawn again from the fields. */
+  document.addEventListener("adopted", function () {
+    boards.forEach(function (b) { b.read(); b.flag(); b.render(); });
+  });
+
   document.addEventListener("change", function (e) {
     var t = e.target;
     if (!t.name || t.type !== "radio" || !/-mode$/.test(t.name) || t.value !== "counts") return;

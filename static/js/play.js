@@ -443,6 +443,9 @@
     });
     syncBase();
     showIf();
+    /* fields written here fire no input event (they are not this phone's changes): scripts that
+       draw from fields (board.js) redraw on this */
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
   }
 
   function readDraft() {
@@ -661,6 +664,10 @@
   form.addEventListener("submit", function (e) {
     clearTimeout(timer);
     timer = null;
+    try {  // once the server holds a newer version, this draft was sent: it is not put back
+      var d = readDraft();
+      if (d) { d.submitted = version.value; localStorage.setItem(key, JSON.stringify(d)); }
+    } catch (err) { /* ignore */ }
     if (inFlight) {
       e.preventDefault();
       submitAfter = e.submitter || true;
@@ -713,7 +720,8 @@
 
   var draft = readDraft();
   var theirsShown = !!form.querySelector(".theirs");  // a conflict page (no-JS submit): taken as shown
-  if (draft && draft.values && !theirsShown && restore(draft)) {
+  var sent = !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.submitted, 10));
+  if (draft && draft.values && !theirsShown && !sent && restore(draft)) {
     showIf();
     showNotice(["Des saisies non enregistr\u00e9es ont \u00e9t\u00e9 retrouv\u00e9es sur ce t\u00e9l\u00e9phone : elles sont remises et envoy\u00e9es."]);
     /* sent once every script has read the restored fields (board.js marks what cannot be sent yet) */
