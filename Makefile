@@ -8,7 +8,7 @@ PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run test install db system-deps chromium postgresql lint bench clean translations messages
+.PHONY: run test install db system-deps chromium postgresql lint bench load clean translations messages
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -66,6 +66,10 @@ test: install chromium postgresql lint
 
 bench: install
 	@for b in bench/bench_*.py; do $(BIN)/python -m bench.$$(basename $$b .py); done
+
+# A few minutes: gunicorn under Locust on loopback, SQLite then PostgreSQL (README, "Under load").
+load: install postgresql
+	$(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -45,4 +45,7 @@ def post_worker_init(worker):
     """Load WeasyPrint, its fonts and the sheet templates now, not during someone's first PDF."""
     from companion.pdf import warm
 
-    warm()
+    try:
+        warm()
+    except Exception:  # noqa: BLE001 - a broken PDF stack must not keep the pages from being served
+        worker.log.exception("WeasyPrint could not be warmed; PDF sheets will fail or be slow")

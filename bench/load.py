@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import glob
 import json
 import os
 import re
@@ -39,6 +38,7 @@ import locust
 from locust import FastHttpUser, between, task
 from locust.env import Environment
 
+from bench import servers
 from bench.bench_pages import form_fields
 from bench.bench_revive import documents
 
@@ -155,73 +155,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def postgresql():
-    """A throw-away PostgreSQL server on a Unix socket (as tests/conftest.py starts one)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        yield None
-        return
-    bindir = Path(found[-1]).parent
-    base = Path(tempfile.mkdtemp(prefix="companion-bench-pg-"))
-    data, sock = base / "data", base / "sock"
-    sock.mkdir()
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        shutil.chown(base, "postgres")
-        shutil.chown(sock, "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
-
-    def run(*cmd):
-        subprocess.run([*prefix, *cmd], check=True, capture_output=True, timeout=120)
-
-    port = "5497"
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8",
-        "--locale=C.UTF-8")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o",
-        f"-k {sock} -c listen_addresses='' -p {port} -c max_connections=200", "start")
-    try:
-        run(str(bindir / "createdb"), "-h", str(sock), "-p", port, "-U", "postgres", "companion")
-        yield f"postgresql+psycopg://postgres@/companion?host={sock}&port={port}"
-    finally:
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "stop")
-        shutil.rmtree(base, ignore_errors=True)
-
-
-@contextlib.contextmanager
 def gunicorn(database_url: str, tmp: Path):
+    """The app (with its floor route) under the repository's gunicorn.conf.py; yields (URL, access log)."""
     env = {**os.environ, "COMPANION_INSTANCE": str(tmp / "instance"), "DATABASE_URL": database_url}
     subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=120)
-    port = free_port()
-    log = tmp / "access.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}",
-         "--access-logfile", str(log),
-         "--access-logformat", '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s',
-         "--error-logfile", str(tmp / "error.log"), "bench.floor_app:app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    host = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(host + "/_floor", timeout=2) as res:  # noqa: S310 - loopback
-                    if res.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("gunicorn did not start: " + (tmp / "error.log").read_text())
-            time.sleep(0.3)
+    log, errors = tmp / "access.log", tmp / "error.log"
+    args = ("--access-logfile", str(log), "--error-logfile", str(errors),
+            "--access-logformat", '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s')
+    with servers.gunicorn("bench.floor_app:app()", free_port(), env, args, "/_floor", errors) as host:
         yield host, log
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 # --------------------------------------------------------------------------- a phase
@@ -332,10 +275,10 @@ def main(argv=None) -> list[dict]:
         try:
             with contextlib.ExitStack() as stack:
                 if database == "postgresql":
-                    url = stack.enter_context(postgresql())
-                    if url is None:
+                    if servers.initdb() is None:
                         print("\npostgresql: initdb not found, skipped")
                         continue
+                    url = stack.enter_context(servers.postgresql(5497, "-c max_connections=200"))
                 else:
                     url = f"sqlite:///{tmp / 'load.sqlite3'}"
                 host, log = stack.enter_context(gunicorn(url, tmp))

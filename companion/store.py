@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 from flask import abort, current_app, g, request
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import games
 from .extensions import db
@@ -123,7 +124,9 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
             abort(404)
         raise StaleVersion(fresh)
     db.session.commit()
-    db.session.refresh(record)
+    # What was just written, without reading the row back (one query less per autosave).
+    for key, value in values.items():
+        set_committed_value(record, key, value)
     return record
 
 

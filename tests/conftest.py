@@ -182,37 +182,9 @@ def dice(monkeypatch):
 def postgres_url():
     """A throw-away PostgreSQL server on a Unix socket (Debian's binaries; `make test` installs them),
     so the same code is proven on the database a club moves to."""
-    import glob
-    import shutil
-    import subprocess
-    import tempfile
+    from bench import servers
 
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
+    if servers.initdb() is None:
         pytest.fail("PostgreSQL server binaries are missing: `make test` installs Debian's postgresql")
-    bindir = Path(found[-1]).parent
-    # pytest's temporary folders are private to root; the server runs as the postgres user.
-    base = Path(tempfile.mkdtemp(prefix="companion-pg-"))
-    data, sock = base / "data", base / "sock"
-    sock.mkdir()
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
-        shutil.chown(base, "postgres")
-        shutil.chown(sock, "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
-
-    def run(*cmd):
-        proc = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=120)
-        if proc.returncode:
-            pytest.fail(f"{cmd[0]} failed: {proc.stderr or proc.stdout}")
-
-    run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
-        "-E", "UTF8", "--locale=C.UTF-8")
-    run(str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o",
-        f"-k {sock} -c listen_addresses='' -p 5499 -c fsync=off", "start")
-    try:
-        run(str(bindir / "createdb"), "-h", str(sock), "-p", "5499", "-U", "postgres", "companion")
-        yield f"postgresql+psycopg://postgres@/companion?host={sock}&port=5499"
-    finally:
-        run(str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
-        shutil.rmtree(base, ignore_errors=True)
+    with servers.postgresql(5499, "-c fsync=off") as url:
+        yield url

@@ -44,6 +44,8 @@ def test_sheet_is_rendered_once_per_version_and_revalidated(app, client, renders
     unchanged = client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": etag})
     assert unchanged.status_code == 304 and unchanged.data == b""
     assert unchanged.headers["ETag"] == etag
+    # A proxy that compressed the sheet hands back a weak ETag: still the same sheet.
+    assert client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": f"W/{etag}"}).status_code == 304
     assert renders.renders == 1
 
     saved = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
@@ -129,3 +131,32 @@ def test_disk_cache_keeps_the_newest_sheets(tmp_path):
     for i in range(6):
         sheets.get_or_render(f"k{i}", lambda i=i: b"%d" % i, tmp_path)
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["k3.pdf", "k4.pdf", "k5.pdf"]
+
+
+def test_warm_loads_weasyprint_before_any_request():
+    """gunicorn.conf.py's post_worker_init calls companion.pdf.warm: in a fresh interpreter it
+    leaves WeasyPrint imported, the fonts read and the sheet template compiled."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from companion import pdf; assert 'weasyprint' not in sys.modules; pdf.warm(); "
+            "print('weasyprint' in sys.modules, pdf._coverage.cache_info().currsize, "
+            "pdf._environment.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "1", "1"]
+
+
+def test_gunicorn_config_warms_each_worker(monkeypatch):
+    import runpy
+
+    from companion import ROOT, pdf
+
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["worker_class"] == "gthread" and config["threads"] >= 8
+    assert config["max_requests"] > 0 and config["max_requests_jitter"] > 0
+    assert config["logger_class"] == "companion.logmask.GunicornLogger"
+    calls = []
+    monkeypatch.setattr(pdf, "warm", lambda: calls.append("warm"))
+    config["post_worker_init"](None)
+    assert calls == ["warm"]

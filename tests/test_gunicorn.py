@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from companion import ROOT, store
+from bench import servers
+from companion import store
 from companion.extensions import db
 from conftest import load_example, make_app
 
@@ -43,32 +40,12 @@ def server(tmp_path_factory):
         db.session.commit()
         tokens = (record.edit_token, record.view_token)
     port = free_port()
-    env = {**os.environ, "COMPANION_INSTANCE": str(tmp / "instance"), "DATABASE_URL": database,
+    env = {"COMPANION_INSTANCE": str(tmp / "instance"), "DATABASE_URL": database,
            "GUNICORN_ACCESS_LOG": str(tmp / "access.log"), "GUNICORN_ERROR_LOG": str(tmp / "error.log"),
            "GUNICORN_BODY_TIMEOUT": str(BODY_TIMEOUT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}", "companion:create_app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if get(port, "/api/v1/games")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("gunicorn did not start: " + (tmp / "error.log").read_text(errors="replace"))
-            time.sleep(0.2)
+    with servers.gunicorn("companion:create_app()", port, env, ready="/api/v1/games",
+                          error_log=tmp / "error.log"):
         yield {"port": port, "tmp": tmp, "edit": tokens[0], "view": tokens[1]}
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 def get(port: int, path: str) -> tuple[int, bytes]:

@@ -158,7 +158,7 @@ def sheet_response(record, colours: Sequence[tuple[str, str]], day=None):
     # Stored only by the phone itself, and checked again each time it is opened (a later save
     # changes the sheet): a 304 costs nothing.
     headers = {"Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "private, no-cache"}
-    if request.if_none_match.contains(etag):
+    if request.if_none_match.contains_weak(etag):  # If-None-Match compares weakly (RFC 9110)
         response = Response(status=304, headers=headers)
     else:
         document = record.document
