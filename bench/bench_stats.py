@@ -80,9 +80,10 @@ def main() -> list[dict]:
 
     first = time.perf_counter()
     page()
-    # The first request of a process scores the 500 games (then remembered per game version).
+    # The very first request scores the 500 games and writes their summaries (once per game version).
     cold = 1000 * (time.perf_counter() - first)
-    print(f"statistiques, 500 parties : première requête du processus {cold:.0f} ms")
+    print(f"statistiques, 500 parties : première visite (500 parties calculées, résumés écrits) "
+          f"{cold:.0f} ms")
     floor = trivial_floor()
     results = []
     for label, fn in (("statistiques de l'appareil, 500 parties", page),
