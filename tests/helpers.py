@@ -136,3 +136,21 @@ def stored_document(live_server, url: str) -> dict:
     token = re.search(r"/g/([\w-]+)/", url).group(1)
     with live_server.app.app_context():
         return db.session.scalar(db.select(GameRecord.document).where(GameRecord.edit_token == token))
+
+
+def show_step(page, stage: str) -> None:
+    """Bring a step on screen as a player does, from the list of steps (with JavaScript the page
+    shows one step at a time: the table's, then each player's)."""
+    target = page.locator(f"#{stage}")
+    if not target.is_visible():
+        page.locator(f'.steps-list a[data-goto="{stage}"]').click()
+        expect(target).to_be_visible()
+
+
+def show_player(page, i: int) -> None:
+    show_step(page, f"joueur-{i + 1}")
+
+
+def choose(page, name: str, value: str) -> None:
+    """Tap the chip of one player (a castle's holder...)."""
+    page.locator(f'label:has(> input[name="{name}"][value="{value}"])').click()

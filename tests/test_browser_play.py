@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, second_phone
+from helpers import check_layout, saved, second_phone, show_player
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -20,6 +20,7 @@ def new_game(page, variant: str, names: list[str]) -> str:
 
 def fill_player(page, i: int, p: dict, *, card_each: bool) -> None:
     """Type one player's end state the way a player does: fields, boxes, rows, a few − / + taps."""
+    show_player(page, i)
     pre = f"players-{i}-"
     for key in ("track", "progress", "scyphoz", "artifact_points", "devotion", "machine_progress"):
         if p.get(key):
@@ -63,6 +64,7 @@ def test_revive_abyss_example_played_through(phone):
     new_game(phone, "abyss", ["Maëlle", "Yanis"])
     check_layout(phone)
     phone.get_by_label("Une carte par joueur").check()  # each player has their own artifact card
+    show_player(phone, 0)
     assert phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
     for i, player in enumerate(example["players"]):
         fill_player(phone, i, player, card_each=True)
@@ -90,6 +92,7 @@ def test_revive_base_game_with_a_shared_card(phone):
     # The shared artifact card: points typed once (1, 2, 3), each player counts their own.
     for j, points in enumerate((1, 2, 3)):
         phone.fill(f'[name="card-{j}-points"]', str(points))
+    show_player(phone, 0)
     assert not phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
     fill_player(phone, 0, {"track": 41, "progress": 5, "card_bonus": [{"unlocked": True, "cards": 4}],
                            "great_locations": [7, 4], "resources": {"gears": 3, "food": 3},
@@ -137,8 +140,10 @@ def test_tie_settled_by_leftover_resources(phone):
 
 def test_bad_value_corrected_after_its_message(phone):
     url = new_game(phone, "base", ["Alice", "Bob"])
+    show_player(phone, 0)
     phone.fill('[name="players-0-track"]', "40")
     saved(phone)
+    show_player(phone, 1)
     phone.fill('[name="players-1-resources-gears"]', "9")  # at most 6 (V2)
     message = phone.locator("#e-players-1-resources-gears")
     message.wait_for(state="visible")
@@ -147,6 +152,7 @@ def test_bad_value_corrected_after_its_message(phone):
     # A reload keeps what was typed (the draft on the phone), the message comes back.
     phone.goto(url)
     assert phone.locator('[name="players-1-resources-gears"]').input_value() == "9"
+    show_player(phone, 1)
     message.wait_for(state="visible")
     phone.fill('[name="players-1-resources-gears"]', "6")
     saved(phone)
@@ -161,14 +167,17 @@ def test_two_phones_editing_one_game(phone, browser, live_server):
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
+        show_player(phone, 0)
         phone.fill('[name="players-0-track"]', "38")  # phone A saves first
         saved(phone)
+        show_player(other, 1)
         other.fill('[name="players-1-track"]', "12")  # phone B, opened before, another field
         saved(other)  # no conflict: B sends only what it changed...
         expect(other.locator('[name="players-0-track"]')).to_have_value("38")  # ...and takes in A's
         # Both change Alice's progress: B is told, with A's value, and keeps its own entry.
         phone.fill('[name="players-0-progress"]', "5")
         saved(phone)
+        show_player(other, 0)
         other.fill('[name="players-0-progress"]', "7")
         notice = other.locator("#play-notice")
         notice.wait_for(state="visible")

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from test_play_rebirth import IRELAND, without_false  # the Irlande game, checked by hand
 
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, stored_document
+from helpers import check_layout, choose, saved, show_player, stored_document
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -53,6 +53,7 @@ def fill_cities(page, cities: list[dict]) -> None:
 
 
 def fill_player(page, i: int, p: dict) -> None:
+    show_player(page, i)
     pre = f"players-{i}-"
     for key in ("track", "ports", "incomplete_icons", "gifts", "tara_adjacent"):
         if p.get(key):
@@ -90,6 +91,7 @@ def test_scotland_example_played_through(phone, live_server):
     example = load_example("rebirth-scotland.json")
     url = new_game(phone, "scotland", [p["name"] for p in example["players"]])
     check_layout(phone)
+    phone.locator("#r1 summary").tap()  # R1, folded behind a tap
     assert "laissez la piste à 0 si vous détaillez" in phone.locator("#r1").inner_text()
     assert phone.locator('[name="blarney"], [name="players-0-towers-0"]').count() == 0  # Irlande only
     fill_cities(phone, example["cities"])
@@ -100,7 +102,7 @@ def test_scotland_example_played_through(phone, live_server):
     new_tile = phone.locator("#f-cities-1-tiles-2").locator("xpath=..")  # its row
     new_tile.get_by_role("button", name="Retirer la tuile").tap()
     expect(phone.locator('[name^="cities-1-tiles-"][name$="-player"]')).to_have_count(2)
-    phone.select_option('[name="edinburgh"]', "Yanis")
+    choose(phone, "edinburgh", "Yanis")
     for i, player in enumerate(example["players"]):
         fill_player(phone, i, player)
     saved(phone)
@@ -124,7 +126,7 @@ def test_ireland_tie_for_first_settled_by_tara(phone, live_server):
     assert phone.locator('[name="edinburgh"], [name="players-0-gifts"]').count() == 0  # Écosse only
     expect(phone.locator("#f-players-0-ports label").first).to_have_text("Exploitations en mer")
     fill_cities(phone, IRELAND["cities"])
-    phone.select_option('[name="blarney"]', "Ciara")
+    choose(phone, "blarney", "Ciara")
     for i, player in enumerate(IRELAND["players"]):
         fill_player(phone, i, player)
     saved(phone)
@@ -143,12 +145,13 @@ def test_ireland_tie_for_first_settled_by_tara(phone, live_server):
 
 def test_city_and_castle_tools_from_a_game(phone):
     url = new_game(phone, "ireland", ["Aoife", "Brian", "Ciara"])
+    phone.locator(".rebirth-tools summary").tap()  # the table's tools, folded behind a tap
     phone.get_by_role("link", name="Résoudre une ville").tap()
     phone.wait_for_url(re.compile(r"/outils/ville$"))
     check_layout(phone)
     phone.get_by_label("Ville 4 cases").check()
     for j, (who, influence) in enumerate((("Aoife", 3), ("Brian", 2), ("Aoife", 1), ("Brian", 1))):
-        phone.select_option(f'[name="tiles-{j}-player"]', who)
+        choose(phone, f"tiles-{j}-player", who)  # one chip per player
         phone.fill(f'[name="tiles-{j}-influence"]', str(influence))
     phone.get_by_role("button", name="Calculer la ville").click()
     answer = phone.locator("#answer")
@@ -162,11 +165,12 @@ def test_city_and_castle_tools_from_a_game(phone):
     screenshot(phone, "tools-rebirth-city")
 
     phone.get_by_role("link", name="Retour à la partie").tap()
+    phone.locator(".rebirth-tools summary").tap()
     phone.wait_for_url(url)
     phone.get_by_role("link", name="Contrôle d'un château").tap()
     phone.wait_for_url(re.compile(r"/outils/chateau$"))
-    phone.select_option('[name="holder"]', "Brian")
-    phone.select_option('[name="active"]', "Aoife")
+    choose(phone, "holder", "Brian")  # players as chips
+    choose(phone, "active", "Aoife")
     phone.fill('[name="adjacent-0-tiles"]', "2")
     phone.locator('#f-adjacent-0-farms button[data-step="1"]').tap()
     phone.fill('[name="adjacent-1-tiles"]', "2")
@@ -195,6 +199,14 @@ NESTED_CITIES = [
 ]
 
 
+def open_city(page, c: int) -> None:
+    """A city the table moved on from is folded into one line (static/js/rebirth.js): a tap opens it."""
+    summary = page.locator(f"#f-cities-{c}").locator("xpath=..").locator("> .city-summary")
+    if summary.count() and summary.is_visible():
+        summary.tap()
+    expect(page.locator(f'[name="cities-{c}-size"]')).to_be_visible()
+
+
 def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_server):
     url = new_game(phone, "scotland", ["Maëlle", "Yanis", "Inès"])
     # On load, the blank city's tile keeps its name (play.js used to count the tile rows as cities).
@@ -218,6 +230,7 @@ def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_
     expect(phone.locator("#f-cities-2 > legend")).to_have_text("Ville 3")
 
     # Tiles added to the second city are named after it, and so is everything around them.
+    open_city(phone, 1)
     phone.fill('[name="cities-1-size"]', "3")
     type_tile(phone, "cities-1-tiles-0", "Yanis", 3)
     add(phone, "cities-1-tiles")
@@ -240,7 +253,9 @@ def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_
     assert phone.locator('[name^="cities-2-tiles-"]').count() == 3  # player, influence, order
 
     # The third city, still blank, is removed with its worded button (not a "×" by its tile's).
+    open_city(phone, 2)
     phone.locator("#f-cities-2").locator("xpath=..").get_by_role("button", name="Retirer la ville").tap()
+    open_city(phone, 1)
     expect(phone.locator('[name^="cities-2"]')).to_have_count(0)
     expect(phone.locator('[name^="cities-1-tiles-"][name$="-player"]')).to_have_count(2)
     check_layout(phone)

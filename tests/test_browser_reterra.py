@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from companion.games.reterra import analyse_grid
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, stored_document
+from helpers import check_layout, saved, show_player, stored_document
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -94,6 +94,7 @@ def test_reterra_example_played_through(phone, live_server):
     expect(phone.locator("#f-players-0-built-0 label")).to_have_text("Terrain de sport")
 
     # Maëlle counted on the table: steppers and the numeric keypad.
+    show_player(phone, 0)
     maelle = example["players"][0]
     step(phone, "players-0-segments", maelle["segments"])
     step(phone, "players-0-energy_sources", maelle["energy_sources"])
@@ -103,7 +104,8 @@ def test_reterra_example_played_through(phone, live_server):
     step(phone, "players-0-built-0", 1)
 
     # Yanis draws his community.
-    phone.get_by_role("radio", name="Dessiner la communauté").nth(1).check()
+    show_player(phone, 1)
+    phone.get_by_role("radio", name="Dessiner la communauté").first.check()
     expect(phone.locator('[name="players-1-segments"]')).to_be_hidden()
     grid = example["players"][1]["grid"]
     paint(phone, 1, grid)
@@ -130,18 +132,26 @@ def test_reterra_example_played_through(phone, live_server):
     # Same table, a second and shorter game: a tie on points, settled by the inhabitants.
     phone.get_by_role("button", name="Rejouer avec les mêmes joueurs").click()
     phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    # The card in play stays on the table, and the next player starts: Yanis, then Maëlle.
+    assert phone.locator('[name="buildings-0-name"]').input_value() == "Terrain de sport"
+    assert [t.split("\n")[0].strip() for t in phone.locator(".steps-list a").all_inner_texts()] == [
+        "Table", "Yanis", "Maëlle"]
     # Two cards, then the first taken away: each player's count follows its card.
     phone.fill('[name="buildings-0-name"]', "Gare")
     phone.get_by_role("button", name="Ajouter une carte").tap()
     phone.fill('[name="buildings-1-name"]', "Observatoire")
     phone.fill('[name="buildings-1-points"]', "4")
+    show_player(phone, 0)
     step(phone, "players-0-built-1", 1)
+    phone.locator(".steps-list a", has_text="Table").click()
     phone.locator('[data-rows="buildings"] [data-row]').first.locator("[data-remove-row]").tap()
     expect(phone.locator("#f-players-0-built-0 label")).to_have_text("Observatoire")
     assert phone.locator('[name="players-0-built-0"]').input_value() == "1"
     assert phone.locator('[data-card="1"]').first.is_hidden()
+    show_player(phone, 0)
     step(phone, "players-0-segments", 1)
     step(phone, "players-0-inhabitants", 3)  # 3 + 3 + 4
+    show_player(phone, 1)
     step(phone, "players-1-segments", 2)
     phone.fill('[name="players-1-building_bonus"]', "4")  # 6 + 4
     saved(phone)
@@ -150,7 +160,7 @@ def test_reterra_example_played_through(phone, live_server):
     assert doc["players"][0]["buildings"] == {"observatoire": 1}
     phone.get_by_role("button", name="Voir les résultats").click()
     phone.wait_for_url(re.compile(r"/resultats$"))
-    assert phone.locator("h1.winner").inner_text() == "Maëlle gagne"
+    assert phone.locator("h1.winner").inner_text() == "Yanis gagne"  # seat 1 now: 3 inhabitants
     assert totals(phone) == ["10", "10"]
     assert "habitants" in phone.locator(".ties").inner_text()
     screenshot(phone, "play-reterra-tie-results")
@@ -171,6 +181,7 @@ COMMUNITY = {
 
 def test_board_painted_by_taps_matches_the_engine(phone, live_server):
     url = new_game(phone, ["Inès", "Léo"])
+    show_player(phone, 0)
     phone.get_by_role("radio", name="Dessiner la communauté").first.check()
     board = phone.locator("#f-players-0-grid")
     expect(board.locator(".board-status")).to_have_text("Plateau vide : peignez les 64 cases.")
@@ -205,6 +216,7 @@ def test_board_painted_by_taps_matches_the_engine(phone, live_server):
 
     # Back on the page later: the board is drawn again from the saved fields, with its figures.
     phone.goto(url)
+    show_player(phone, 0)
     assert phone.get_by_role("radio", name="Dessiner la communauté").first.is_checked()
     assert readout(phone, 0) == expected
     assert board.locator('.sq[data-square="H1"]').get_attribute("aria-label") == \
@@ -260,6 +272,7 @@ def test_half_painted_board_survives_reload_and_refused_submit(phone, live_serve
     """QA: a community half painted is never lost: not on a reload (the phone's draft keeps it), not
     when "Voir les résultats" is refused (the page comes back with it, and so does the next reload)."""
     url = new_game(phone, ["Inès", "Léo"])
+    show_player(phone, 0)
     phone.get_by_role("radio", name="Dessiner la communauté").first.check()
     saved(phone)
     board = phone.locator("#f-players-0-grid")
@@ -288,10 +301,12 @@ def test_half_painted_board_survives_reload_and_refused_submit(phone, live_serve
     # The tab closed and opened again: the board comes back from the draft. The other fields are sent
     # (they save), the unfinished board stays on the phone only, and a second reload still has it.
     phone.reload()
+    show_player(phone, 0)
     painted_is_back()
     saved(phone)
     assert "grid" not in stored_document(live_server, url)["players"][0]
     phone.reload()
+    show_player(phone, 0)
     painted_is_back()
     saved(phone)
 
@@ -306,6 +321,7 @@ def test_half_painted_board_survives_reload_and_refused_submit(phone, live_serve
     screenshot(phone, "play-reterra-board-refused")
     # ... and a reload after the refusal still has it (the refused page became the draft).
     phone.goto(url)
+    show_player(phone, 0)
     painted_is_back()
     assert "grid" not in stored_document(live_server, url)["players"][0]
 

@@ -224,9 +224,9 @@ def test_rows_added_without_javascript_offer_the_players(client):
     html = response.get_data(as_text=True)
     # The typed tile stays, and a new blank tile row offers the game's players.
     assert posted(html)["cities-0-tiles-0-player"] == "Yanis"
-    for name in ("cities-0-tiles-1-player", "cities-1-tiles-0-player"):  # one chip per player
-        assert re.findall(rf'<input type="radio" id="[^"]*" name="{name}" value="([^"]*)"', html) == [
-            "Maëlle", "Yanis"]
+    for name in ("cities-0-tiles-1-player", "cities-1-tiles-0-player"):
+        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+        assert re.findall(r'value="([^"]*)"', select) == ["", "Maëlle", "Yanis"]
 
 
 def test_each_map_shows_only_its_fields_with_hints_in_the_rules_words(client):
@@ -277,10 +277,9 @@ def test_padded_tile_rows_of_a_stored_game_offer_the_players(client, app):
     html = client.get(f"/g/{token}/").get_data(as_text=True)
     assert posted(html)["cities-0-tiles-1-player"] == "Yanis"
     for name in ("cities-0-tiles-0-player", "cities-0-tiles-2-player", "cities-1-tiles-0-player"):
-        # one chip per player, none chosen yet on a blank row ("nobody" is not an answer for a tile)
-        chips = re.findall(rf'<input type="radio" id="[^"]*" name="{name}" value="([^"]*)"([^>]*)>', html)
-        assert [v for v, _ in chips] == ["Maëlle", "Yanis"], name
-        assert not any("checked" in rest for _, rest in chips) or name == "cities-0-tiles-0-player"
+        select = re.search(rf'<select[^>]*name="{name}"[^>]*>(.*?)</select>', html, re.S).group(1)
+        assert re.findall(r'<option[^>]*value="([^"]*)"[^>]*>([^<]*)</option>', select) == [
+            ("", "choisir…"), ("Maëlle", "Maëlle"), ("Yanis", "Yanis")], name
     assert 'name="cities-0-tiles-3-player"' not in html and 'name="cities-2-size"' not in html
     # 2 tiles and the blank row fill a city (3 at most in Écosse): no "Ajouter une tuile" there.
     assert re.search(r'<button[^>]*value="cities-0-tiles"[^>]*>', html).group(0).endswith(" hidden>")

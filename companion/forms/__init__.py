@@ -169,6 +169,9 @@ class _Extras:
         self.hint = _t(kwargs.pop("hint", "") or "")
         self.show_if = kwargs.pop("show_if", None)
         self.copy_to = kwargs.pop("copy_to", None)
+        # a ui-only switch whose stored value is read back from the document (Reterra's "dessiner"
+        # while the board is blank): what this phone chose stays, whatever the server reads back
+        self.local = kwargs.pop("local", False)
         kwargs.setdefault("description", self.hint)
         return kwargs
 

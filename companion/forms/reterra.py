@@ -244,7 +244,7 @@ def player_form(variant: str) -> type[Form]:
     class Player(Form):
         ui_only = ("mode", "grid", "built")
         mode = Choice(N_("Communauté"), N_("comptée sur la table, ou dessinée ici (l'appli compte)"),
-                      choices=MODES, default=COUNTS)
+                      choices=MODES, default=COUNTS, local=True)
         segments = Count(N_("Segments de 7 cases ou plus"),
                          N_("étendues ininterrompues de cases du même type"),
                          hi=bounds["segments"])

@@ -119,7 +119,7 @@ def table_form(variant: str) -> type[Form]:
                            N_("selon la variante : une carte commune ou une par joueur"),
                            choices=[(SHARED, N_("Une carte commune à tous")), (EACH,
                                                                                N_("Une carte par joueur"))],
-                           default=SHARED)
+                           default=SHARED, local=True)
         card = Fixed(Group(CardPoints), engine.COLOURS, N_("Carte Artefact commune"),
                      N_("les points indiqués sur chaque ligne de la carte"), item_labels=COLOURS,
                      show_if=("card_mode", SHARED), copy_to="artifact_card")

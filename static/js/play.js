@@ -375,7 +375,8 @@
   var SKIP = { csrf_token: 1, version: 1, base_values: 1, action: 1, add_row: 1 };
   var base = {};
   try { base = JSON.parse(baseInput.value || "{}") || {}; } catch (err) { base = {}; }
-  var timer = null, inFlight = false, again = false, paused = false, conflicts = {}, stored = {};
+  var timer = null, inFlight = false, again = false, paused = false, conflicts = {};
+  var stored = JSON.parse(JSON.stringify(base));  // what the server held when it wrote the page
 
   function fields() {
     return $all("input, select, textarea", form).filter(function (el) {
@@ -407,6 +408,15 @@
     Object.keys(base).forEach(function (n) {  // a row removed on this phone: its fields are blank now
       if (!(n in now) && baseOf(n) !== "" && !local[n]) out[n] = [baseOf(n), ""];
     });
+    /* A ui-only switch the server reads back from the document (forms._Extras.local: Reterra's
+       "dessiner" while the board is blank) goes with every save where the server reads it otherwise,
+       based on what the server holds, so the rest of the save is read the way this phone shows it. */
+    if (sendable) {
+      $all("[data-keep-local]", form).forEach(function (el) {
+        var n = el.name, held = Object.prototype.hasOwnProperty.call(stored, n) ? stored[n] : baseOf(n);
+        if (n && !local[n] && now[n] !== held && !out[n]) out[n] = [held, now[n]];
+      });
+    }
     return out;
   }
   function pending() { return Object.keys(changes(false)).length > 0; }
@@ -434,6 +444,7 @@
     Object.keys(sent || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(names).forEach(function (n) {
       if (keep && keep[n]) return;
+      if (form.querySelector('[name="' + n + '"][data-keep-local]')) return;  // see forms._Extras.local
       var theirs = values[n] || "";
       /* A field this phone just sent keeps what the player sees, even when the server holds it
          otherwise (a radio that only arranges the page, like Reterra's "Dessiner" with nothing

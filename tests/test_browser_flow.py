@@ -1,0 +1,229 @@
+"""The entry flow on a phone (headless Chromium, 390×844): one step at a time, the sticky bar and
+"Joueur suivant", the steps without JavaScript, warnings, Revive's colour names, Reterra's cards used
+before and "Rejouer", the error summary reaching a field in another step, long names never cut."""
+
+from __future__ import annotations
+
+import re
+from io import BytesIO
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import screenshot
+from helpers import check_layout, new_game, saved, stored_document
+
+pytestmark = pytest.mark.browser
+
+
+def step(page):
+    """The id of the step on screen."""
+    return page.locator("[data-stage]:not([hidden])").get_attribute("id")
+
+
+def test_a_game_played_player_by_player(phone, live_server):
+    url = new_game(phone, "revive", "base", ["Inès", "Léo", "Zoé"])
+    # The table's step first (the shared artifact card), alone on screen.
+    assert step(phone) == "table"
+    expect(phone.locator("#joueur-1")).to_be_hidden()
+    expect(phone.locator("[data-turn-name]")).to_have_text("Toute la table")
+    phone.fill('[name="card-0-points"]', "2")
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    assert step(phone) == "joueur-1"
+    expect(phone.locator("[data-turn-name]")).to_have_text("Inès")
+    # "Joueur suivant" put the cursor in the player's first field: typing goes there.
+    assert phone.evaluate("document.activeElement.name") == "players-0-track"
+    phone.keyboard.type("41")
+    phone.keyboard.press("Enter")  # the keyboard's "suivant": the next field of this step
+    assert phone.evaluate("document.activeElement.name") == "players-0-progress"
+    phone.keyboard.type("5")
+    saved(phone)
+    # The sticky bar shows this player's running total, from the autosave.
+    expect(phone.locator("[data-turn-total]")).to_have_text("46")
+    check_layout(phone)
+    screenshot(phone, "flow-player-step")
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    assert step(phone) == "joueur-2"
+    expect(phone.locator("[data-turn-name]")).to_have_text("Léo")
+    expect(phone.locator("[data-turn-total]")).to_have_text("0")
+    phone.keyboard.type("52")
+    phone.locator('#f-players-1-four_token label').tap()
+    saved(phone)
+    expect(phone.locator("[data-turn-total]")).to_have_text("56")
+    # Back one step through the step's own link, then to Zoé through the list of steps.
+    phone.locator("#joueur-2 .step-nav a", has_text="Inès").tap()
+    assert step(phone) == "joueur-1"
+    expect(phone.locator("[data-turn-total]")).to_have_text("46")
+    phone.locator(".steps-list a", has_text="Zoé").tap()
+    assert step(phone) == "joueur-3"
+    expect(phone.get_by_role("button", name=re.compile("^Joueur suivant"))).to_be_hidden()  # the last step
+    phone.locator('[name="players-2-track"]').tap()
+    phone.keyboard.type("60")
+    saved(phone)
+    # The list of steps carries every total.
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["46", "56", "60"]
+    doc = stored_document(live_server, url)
+    assert [p.get("track") for p in doc["players"]] == [41, 52, 60]
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    assert phone.locator("tr.totals td").all_inner_texts() == ["46", "56", "60"]
+
+
+def test_without_javascript_every_step_is_shown_in_order(browser, live_server, phone):
+    url = new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis"])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="fr-FR", java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        ids = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.id)")
+        assert ids == ["table", "joueur-1", "joueur-2"]
+        for stage in ids:
+            expect(page.locator(f"#{stage}")).to_be_visible()
+        tops = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+        assert tops == sorted(tops)  # one column, in order
+        expect(page.locator("[data-turn]")).to_be_hidden()  # the bar's "Joueur suivant" needs JS
+        # The steps' links still lead somewhere: anchors in the page.
+        assert page.locator(".steps-list a").first.get_attribute("href") == "#table"
+        # One post carries every step's fields.
+        page.fill('[name="players-1-track"]', "40")
+        page.fill('[name="players-0-castles"]', "1")
+        page.locator('label:has(> input[name="edinburgh"][value="Maëlle"])').click()
+        page.get_by_role("button", name="Voir les résultats").click()
+        page.wait_for_url(re.compile(r"/resultats$"))
+        assert page.locator("tr.totals td").all_inner_texts() == ["5", "40"]
+        check_layout(page)
+    finally:
+        context.close()
+
+
+def test_warnings_beside_the_field_and_on_the_results(phone):
+    new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    phone.keyboard.type("30")  # Maëlle's track
+    phone.locator('[name="players-0-ports"]').tap()
+    phone.keyboard.type("4")
+    warning = phone.locator("#w-players-0-track")
+    expect(warning).to_contain_text("piste de score (30) et points détaillés (ports 4) sont additionnés "
+                                     "(R1), soit 34")
+    # Yanis has nothing yet: said beside his name, never blocking.
+    expect(phone.locator("#w-players-1")).to_have_text("Yanis : rien n'est saisi (total 0). Un oubli ?")
+    check_layout(phone)
+    screenshot(phone, "flow-warnings")
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    box = phone.locator(".warnings")
+    expect(box).to_contain_text("soit 34")
+    expect(box).to_contain_text("Yanis : rien n'est saisi")
+
+
+def test_revive_colour_names_on_every_line(phone):
+    phone.goto(f"{phone.base_url}/nouvelle?game=revive&variant=base")
+    for i, name in enumerate(["Inès", "Léo"]):
+        phone.fill(f"#players-{i}-name", name)
+    for i, colour in enumerate(["jaune", "bleu", "rose"]):
+        phone.fill(f'[name="colour_names-{i}"]', colour)
+    check_layout(phone)
+    phone.get_by_role("button", name="Commencer la saisie").click()
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    assert phone.locator("#f-card .items legend").all_inner_texts() == ["jaune", "bleu", "rose"]
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    for key in ("card_bonus", "artifact_card"):
+        assert phone.locator(f"#f-players-0-{key} .items > fieldset > legend").all_inner_texts() == [
+            "jaune", "bleu", "rose"], key
+    assert phone.locator("#f-players-0-artifacts .items label").all_inner_texts() == ["jaune", "bleu", "rose"]
+    phone.locator('#f-players-0-card_bonus-1 label:has(> input[type=checkbox])').tap()
+    phone.fill('[name="players-0-card_bonus-1-cards"]', "2")
+    saved(phone)
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    phone.locator("tr[data-key=card_bonus] summary").tap()
+    detail = phone.locator("tr[data-key=card_bonus] + tr.detail-row")
+    expect(detail).to_contain_text("(bleu)")
+    assert "couleur 2" not in detail.inner_text()
+
+
+def test_reterra_cards_used_before_and_play_again(phone, live_server):
+    new_game(phone, "reterra", "base", ["Maëlle", "Yanis", "Inès"])
+    phone.fill('[name="buildings-0-name"]', "Terrain de sport")
+    phone.fill('[name="buildings-0-points"]', "3")
+    saved(phone)
+    phone.goto(f"{phone.base_url}/nouvelle?game=reterra&variant=base")
+    url = new_game(phone, "reterra", "base", ["Léa", "Noé"])
+    picker = phone.locator("[data-card-picker]")
+    expect(picker).to_be_visible()
+    phone.get_by_role("button", name="Terrain de sport · 3").tap()  # one tap: name and points
+    assert phone.locator('[name="buildings-0-name"]').input_value() == "Terrain de sport"
+    assert phone.locator('[name="buildings-0-points"]').input_value() == "3"
+    expect(phone.get_by_role("button", name="Terrain de sport · 3")).to_be_hidden()  # in play now
+    phone.get_by_role("button", name="Ajouter une carte").tap()
+    phone.locator('[name="buildings-1-name"]').fill("Observatoire")  # a new card, typed as before
+    phone.locator('[name="buildings-1-points"]').fill("2")
+    saved(phone)
+    check_layout(phone)
+    doc = stored_document(live_server, url)
+    assert [c["name"] for c in doc["buildings"]] == ["Terrain de sport", "Observatoire"]
+    # Each player's building steppers follow the cards.
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    expect(phone.locator("#joueur-1 .built-card:not([hidden]) label")).to_have_text(
+        ["Terrain de sport", "Observatoire"])
+    phone.locator('[name="players-0-segments"]').fill("2")
+    saved(phone)
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    phone.get_by_role("button", name="Rejouer avec les mêmes joueurs").tap()
+    phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    again = stored_document(live_server, phone.url)
+    assert [p["name"] for p in again["players"]] == ["Noé", "Léa"]  # the next player starts
+    assert [c["name"] for c in again["buildings"]] == ["Terrain de sport", "Observatoire"]
+    assert phone.locator(".steps-list a").all_inner_texts()[1].startswith("Noé")
+
+
+def test_the_error_summary_leads_to_a_field_in_another_step(phone):
+    new_game(phone, "revive", "base", ["Alice", "Bob"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    phone.locator('[name="players-1-resources-gears"]').fill("9")  # at most 6
+    expect(phone.locator("#e-players-1-resources-gears")).not_to_be_empty()
+    phone.locator(".steps-list a", has_text="Table").tap()
+    assert step(phone) == "table"
+    # the step holding the problem is marked in the list of steps
+    expect(phone.locator(".steps-list a.has-error")).to_contain_text("Bob")
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    summary = phone.locator("#error-summary")
+    expect(summary).to_be_visible()
+    link = summary.locator('a[href="#f-players-1-resources-gears"]')
+    link.tap()
+    assert step(phone) == "joueur-2"
+    expect(phone.locator('[name="players-1-resources-gears"]')).to_be_in_viewport()
+
+
+LONG = ["Marie-Bérénice de la Tour d'Auvergne", "Jean-Christophe Dupont-Aignan", "Zoé"]
+
+
+def test_long_names_are_never_cut(phone, live_server):
+    url = new_game(phone, "revive", "base", LONG)
+    for i, points in enumerate((30, 30, 12)):
+        phone.locator(".steps-list a").nth(i + 1).tap()
+        phone.locator(f'[name="players-{i}-track"]').fill(str(points))
+    phone.locator(".steps-list a").nth(1).tap()
+    phone.locator('[name="players-0-resources-gears"]').fill("4")  # settles the tie: a detail's number
+    saved(phone)
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    check_layout(phone)
+    cut = phone.evaluate("""() => [...document.querySelectorAll('.pname, .name, .seat span, .winner')]
+      .filter(e => e.scrollWidth > e.clientWidth + 1 || getComputedStyle(e).textOverflow === 'ellipsis')
+      .map(e => e.textContent)""")
+    assert cut == []
+    heads = phone.locator(".pad thead .pname").all_inner_texts()
+    assert [h.replace("\n", "").replace("\u00ad", "") for h in heads] == LONG
+    screenshot(phone, "flow-long-names-results")
+    # The sheet: every name whole, and the tie-break number of the resources line.
+    from pypdf import PdfReader
+
+    pdf = phone.request.get(url + "sheet.pdf").body()
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(BytesIO(pdf)).pages))
+    for name in LONG:
+        assert all(part in text for part in name.split()), name
+    assert "…" not in text
