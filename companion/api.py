@@ -46,15 +46,16 @@ def list_games():
     return jsonify([
         {
             "id": g.id,
-            "label": g.label,
+            "label": g.title,
             "players": {"min": g.min_players, "max": g.max_players},
             "available": g.score is not None,
             "variants": [
                 {"id": v, "label": label,
                  "breakdown": [{"key": c.key, "label": c.label_for(v), "hint": c.hint_for(v)}
                                for c in g.categories_for(v)],
-                 "tiebreaks": list(g.tiebreaks.get(v, ()))}
-                for v, label in g.variants.items()
+                 "tiebreaks": list(g.tiebreak_lines(v))}
+                for v, label in g.variant_items()
+
             ],
         }
         for g in games.GAMES.values()

@@ -214,6 +214,14 @@ class Count(_Extras, StringField):
             raise StopValidation(_("doit être entre {lo} et {hi}", lo=self.lo, hi=self.hi))
 
 
+class Text(StringField):
+    """A plain text field whose label and description (French message ids) are read in the
+    reader's language, like the other types' (Reterra's card name, the new-game names)."""
+
+    def __init__(self, label=None, validators=None, description="", **kwargs):
+        super().__init__(_t(label), validators, description=_t(description), **kwargs)
+
+
 class Flag(_Extras, BooleanField):
     def __init__(self, label=None, hint="", **kwargs):
         super().__init__(_t(label), **self._extras({"hint": hint, **kwargs}))
@@ -900,7 +908,7 @@ def differences(mine, theirs) -> dict[str, str]:
 
 
 class PlayerRow(Form):
-    name = StringField(N_("Nom"), render_kw={"autocomplete": "off", "list": "noms-connus", "maxlength": 40,
+    name = Text(N_("Nom"), render_kw={"autocomplete": "off", "list": "noms-connus", "maxlength": 40,
                                          "autocapitalize": "words", "enterkeyhint": "next"})
     colour = SelectField(N_("Couleur"), choices=[], validate_choice=False)
 

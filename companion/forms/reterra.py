@@ -30,7 +30,7 @@ from wtforms.validators import StopValidation
 
 from ..games import reterra as engine
 from ..games.i18n import N_, _
-from . import Choice, Count, Group, Rows, _t, is_blank
+from . import Choice, Count, Group, Rows, Text, _t, is_blank
 
 PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
     ("#2f7d4f", "vert"),
@@ -289,7 +289,7 @@ def player_form(variant: str) -> type[Form]:
 
 class Card(Form):
     id = HiddenField()
-    name = StringField(N_("Nom de la carte"), description=N_("tel qu'imprimé sur la carte de bâtiment"),
+    name = Text(N_("Nom de la carte"), description=N_("tel qu'imprimé sur la carte de bâtiment"),
                        render_kw={"autocomplete": "off", "maxlength": engine.NAME_MAX,
                                   "autocapitalize": "sentences", "list": "cartes-connues"})
     points = Count(N_("Points"), N_("la valeur de la face en jeu (violette ou orange)"),

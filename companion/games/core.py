@@ -586,7 +586,8 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
             if split is None:
                 reasons.append(criterion.same(tie))
                 continue
-            explanation.append(f"{intro} ; {' ; '.join(reasons + [split.reason])}.")
+            sep = _(" ; ")  # French typography spaces it; English does not
+            explanation.append(f"{intro}{sep}{sep.join(reasons + [split.reason])}.")
             # A sub-group still tied starts again at this criterion: it will not split
             # them (they are equal on it) but says why, then the chain goes on.
             for sub in split.groups:
@@ -595,7 +596,8 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
         shared = _("victoire partagée") if place == 1 else \
             _("ils partagent la {place} place", place=ordinal(place))
 
-        explanation.append(f"{intro} ; {' ; '.join(reasons + [shared])}.")
+        sep = _(" ; ")
+        explanation.append(f"{intro}{sep}{sep.join(reasons + [shared])}.")
         emit(group)
 
     i = 0
