@@ -109,6 +109,7 @@ def init_app(app: Flask) -> None:
     from .jsstrings import strings
 
     app.jinja_env.globals.update(current_language=current, language_links=switch_links,
-                                 ordinal_suffix=ordinal_suffix, js_strings=strings)
+                                 ordinal_suffix=ordinal_suffix, js_strings=strings, tr=i18n.tr)
+
 
 
