@@ -8,12 +8,12 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from i18n_words import french_words
+from played import store_games
 from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
 from helpers import check_layout, show_player
-from i18n_words import french_words
-from played import store_games
 
 pytestmark = pytest.mark.browser
 

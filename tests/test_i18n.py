@@ -10,14 +10,14 @@ import json
 import re
 
 import pytest
+from i18n_words import french_words
+from played import device_of, store_games
 from pypdf import PdfReader
 
 from companion import games, pdf
 from companion.cli import main
 from companion.games import i18n
 from conftest import load_example
-from i18n_words import french_words
-from played import device_of, store_games
 
 EXAMPLES = ("rebirth-scotland.json", "reterra.json", "revive-abyss.json")
 PADS = [("rebirth", "scotland"), ("rebirth", "ireland"), ("reterra", "base"), ("revive", "base"),
