@@ -91,7 +91,8 @@ def test_api_answers_in_the_language_asked(client):
     french = client.post("/api/v1/score", json=doc).get_json()["errors"]
     assert french == [{"path": "players[0].castles", "message": "doit être entre 0 et 12"}]
     by_query = client.post("/api/v1/score?lang=en", json=doc).get_json()["errors"]
-    by_header = client.post("/api/v1/score", json=doc, headers={"Accept-Language": "en-US"}).get_json()["errors"]
+    by_header = client.post("/api/v1/score", json=doc,
+                            headers={"Accept-Language": "en-US"}).get_json()["errors"]
     assert by_query == by_header == [{"path": "players[0].castles", "message": "must be between 0 and 12"}]
     not_json = client.post("/api/v1/score?lang=en", data="{", content_type="application/json")
     assert not_json.status_code == 400
@@ -105,9 +106,11 @@ def test_api_scores_each_example_in_both_languages(client, name):
     english = client.post("/api/v1/score?lang=en", json=doc).get_json()
     assert french == games.score(doc).to_dict()  # unchanged: the engines' French by default
     # same numbers, same ranking; only the words differ
-    assert [(p["name"], p["total"]) for p in english["players"]] == [(p["name"], p["total"]) for p in french["players"]]
+    assert [(p["name"], p["total"]) for p in english["players"]] == [(p["name"],
+                                                                      p["total"]) for p in french["players"]]
     assert english["ranking"] == french["ranking"]
-    words = " ".join([*english["explanation"], *(line["detail"] for p in english["players"] for line in p["breakdown"])])
+    words = " ".join([*english["explanation"],
+                      *(line["detail"] for p in english["players"] for line in p["breakdown"])])
     assert not french_words(words, NAMED), words
 
 
