@@ -227,7 +227,7 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
     if tied:
         orders = {tuple(tuple(_clockwise(g, c, seats)) for g in tied) for c in completers}
         if len(orders) > 1:
-            who = " ; ".join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
+            who = _(" ; ").join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
             need = (_("quelle tuile a été posée en premier (ordre 1)") if size == 2
                     else _("quelle tuile a été posée en dernier (ordre {size})", size=size))
             check.rule(path, _("{label} : égalité d'influence entre {who} ; pour la départager (R4), "
@@ -467,13 +467,13 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
     farm_detail = ""
     if farm_values:
         total = _(" ; total {v1}", v1=_sum(farm_values)) if len(farm_values) > 1 else ""
-        farm_detail = (" ; ".join(farm_parts) + _("{total} (suppose que chaque groupe a grandi d'une "
+        farm_detail = (_(" ; ").join(farm_parts) + _("{total} (suppose que chaque groupe a grandi d'une "
                                                   "tuile à la fois ; un groupe né d'une fusion a "
                                                   "rapporté moins)",
                                                   total=total))
     lines["farms"] = Line("farms", sum(farm_values), farm_detail)
 
-    city_detail = " ; ".join(f"{label} : {pts}" + (f" ({note})" if note else "")
+    city_detail = _(" ; ").join(f"{label} : {pts}" + (f" ({note})" if note else "")
                              for label, pts, note in cities)
     if len(cities) > 1:
         city_detail += f" ; {_sum([pts for _, pts, _ in cities])}"

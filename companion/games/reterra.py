@@ -415,7 +415,7 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
             seg += _(" ({sizes} cases)", sizes=sizes)
         edge = len(found["sources"]) - n_src
         if edge:
-            src = (src + " ; " if src else "") + ngettext("{n} source en bordure : 0",
+            src = (src + _(" ; ") if src else "") + ngettext("{n} source en bordure : 0",
                                                           "{n} sources en bordure : 0", edge)
         covered = sum(1 for r in found["relics"] if r["covered"])
         if covered:

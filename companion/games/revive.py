@@ -196,7 +196,7 @@ def card_bonus_line(sheet: Sheet, variant: str) -> Line:
         else:
             notes.append(ngettext("{n} carte Scyphoz sans couleur débloquée : 0",
                                   "{n} cartes Scyphoz sans couleur débloquée : 0", sheet.scyphoz))
-    return Line("card_bonus", points, " ; ".join(([_sum(terms, points)] if terms else []) + notes))
+    return Line("card_bonus", points, _(" ; ").join(([_sum(terms, points)] if terms else []) + notes))
 
 
 def great_locations_line(sheet: Sheet) -> Line:
@@ -253,7 +253,7 @@ def artifact_card_line(sheet: Sheet) -> Line:
             term = f"{artifacts + 1} × {count} × {line_points}"
             terms.append(term)
             labelled.append(f"{colour(i)} : {term} = {value}")
-    detail = " ; ".join(labelled)
+    detail = _(" ; ").join(labelled)
     if len(terms) > 1:
         detail += _(" ; en tout {v1}", v1=_sum(terms, points))
     return Line("artifact_card", points, detail)
