@@ -231,3 +231,20 @@ def test_cli_sheet_and_pad_in_english(tmp_path):
     assert "1 March 2026" in text and not french_words(text, NAMED)
     assert not french_words(pdf_text(pad.read_bytes()))
     assert "jeu inconnu" not in run(["--lang", "en", "pad", "chess", "base", "-o", str(pad)])[2]
+
+
+@pytest.mark.parametrize(("game", "variant"), PADS)
+def test_forms_built_once_still_follow_each_reader(client, game, variant):
+    """Form classes are cached: a page first built for a French reader is English for the next one."""
+    from helpers import create_game
+
+    token = create_game(client, game, variant, ["Maëlle", "Yanis"])
+    urls = [f"/g/{token}/", f"/nouvelle?game={game}&variant={variant}"]
+    if game == "rebirth":
+        urls += [f"/g/{token}/outils/ville", f"/g/{token}/outils/chateau"]
+    for url in urls:
+        assert client.get(url).status_code == 200  # French first
+        text = visible(client.get(url, headers={"Accept-Language": "en"}).get_data(as_text=True))
+        assert not french_words(text, NAMED), (url, french_words(text, NAMED))
+        again = visible(client.get(url).get_data(as_text=True))
+        assert french_words(again, NAMED), url  # and French again after English

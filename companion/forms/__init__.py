@@ -230,6 +230,8 @@ class Flag(_Extras, BooleanField):
 class Choice(_Extras, RadioField):
     def __init__(self, label=None, hint="", choices=(), **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
+        if callable(choices):  # labels made in the reader's language (« Ville 2 cases »)
+            choices = choices()
         super().__init__(_t(label), choices=options([(v, _t(text)) for v, text in choices]),
                          validate_choice=False, **kwargs)
 

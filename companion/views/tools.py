@@ -45,7 +45,10 @@ class CityTile(Form):
 @cache
 def city_form(variant: str) -> type[FlaskForm]:
     top = engine.MAX_CITY[variant]
-    sizes = [(str(n), engine.size_label(n).capitalize()) for n in range(1, top + 1)]
+
+    def sizes():
+        return [(str(n), engine.size_label(n).capitalize()) for n in range(1, top + 1)]
+
     return type(f"City{variant.title()}", (FlaskForm,), {
         "size": Choice(N_("Taille de la ville"), N_("son nombre de cases"), choices=sizes),
         "tiles": Fixed(Group(CityTile), top, N_("Tuiles posées"),
