@@ -55,7 +55,10 @@ def _end(exc=None) -> None:
 
 
 def _headers(response):
+    if request.endpoint == "static":  # the same files for every reader: cached alike
+        return response
     response.headers.setdefault("Content-Language", i18n.current())
+
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
