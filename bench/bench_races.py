@@ -5,7 +5,8 @@ Run: `.venv/bin/python -m bench.bench_races` (RACES=200 by default; DATABASE_URL
 
 Each race: a new game from the new-game page (CSRF on, each phone its own cookies); both phones open
 the edit page; each changes 1 to 3 fields (Rebirth, 4 players), sometimes one the other changes too
-(to another value, or the same); both send at the same instant (threads behind a barrier), each by
+(to another value, or the same), and sometimes both add a city (the same new row on both screens);
+both send at the same instant (threads behind a barrier), each by
 the autosave endpoint (`changes` JSON) or the no-JS form post ("Enregistrer", every field plus
 `base_values`), chosen at random. A phone told of a conflict applies its entries ("Appliquer mes
 saisies": the autosave resent with the other phone's values as base, or the conflict page posted
@@ -86,9 +87,11 @@ def send(phone: Phone, token: str, page: dict, mine: dict[str, str], autosave: b
     if autosave:
         base = json.loads(page["base_values"])
         changes = {name: [base.get(name, ""), value] for name, value in mine.items()}
+        added = ["cities-0"] if any(name.startswith("cities-0-") for name in mine) else []
         status, text, _ = phone.request(f"/g/{token}/save", {"csrf_token": page["csrf_token"],
                                                              "version": page["version"],
-                                                             "changes": json.dumps(changes)})
+                                                             "changes": json.dumps(changes),
+                                                             "new_rows": json.dumps(added)})
         return status, json.loads(text)
     status, html, _ = phone.request(f"/g/{token}/", page | mine | {"action": "save"})
     return status, html
@@ -101,12 +104,15 @@ def apply_mine(phone: Phone, token: str, page: dict, mine: dict[str, str], autos
         base = json.loads(page["base_values"])
         changes = {name: [stored.get(name, "") if name in answer["theirs"] else base.get(name, ""), value]
                    for name, value in mine.items()}
-        status, _, _ = phone.request(f"/g/{token}/save", {"csrf_token": page["csrf_token"],
-                                                          "version": str(answer["version"]),
-                                                          "changes": json.dumps(changes)})
+        added = ["cities-0"] if any(name.startswith("cities-0-") for name in mine) else []
+        status, text, _ = phone.request(f"/g/{token}/save", {"csrf_token": page["csrf_token"],
+                                                             "version": str(answer["version"]),
+                                                             "changes": json.dumps(changes),
+                                                             "new_rows": json.dumps(added)})
         return status
     again = posted(answer)
-    assert all(again[name] == value for name, value in mine.items())  # the conflict page kept mine
+    # the conflict page kept mine (a city this phone added may show at the next free row)
+    assert all(again[name] == value for name, value in mine.items() if not name.startswith("cities-"))
     status, _, _ = phone.request(f"/g/{token}/", again | {"action": "save"})
     return status
 
@@ -126,6 +132,11 @@ def race(base_url: str, rng: random.Random) -> dict:
     if rng.random() < 0.35:  # sometimes the same field on both phones
         picks[1][0] = picks[0][0]
     mines = [{name: str(rng.randint(1, 8)) for name in pick} for pick in picks]  # within every bound
+    cities = rng.random() < 0.2  # sometimes both phones add a city (the same new row on both screens)
+    if cities:
+        for k, mine in enumerate(mines):
+            mine |= {"cities-0-size": str(k + 2), "cities-0-tiles-0-player": NAMES[k],
+                     "cities-0-tiles-0-influence": str(k + 1)}
     if rng.random() < 0.3 and picks[1][0] == picks[0][0]:
         mines[1][picks[0][0]] = mines[0][picks[0][0]]  # ... sometimes to the same value
     modes = [rng.random() < 0.5, rng.random() < 0.5]
@@ -148,14 +159,22 @@ def race(base_url: str, rng: random.Random) -> dict:
         if status == 409:
             out["conflicts"] += 1
             other = mines[1 - k]
-            real = {n for n in mines[k] if n in other and other[n] != mines[k][n]}
+            real = {n for n in mines[k] if n in other and other[n] != mines[k][n]
+                    and not n.startswith("cities-")}  # two new cities are two rows, no conflict
             if not conflict_fields(answer, modes[k]) <= real or not real:
                 out["false_conflicts"] += 1
-            assert apply_mine(phone, token, pages[k], mines[k], modes[k], answer) in (200, 302)
+            applied = apply_mine(phone, token, pages[k], mines[k], modes[k], answer)
+            assert applied in (200, 302), (applied, modes[k], mines, conflict_fields(answer, modes[k]))
             applied_last = k
         else:
             assert status in (200, 302), (status, answer if isinstance(answer, dict) else answer[:300])
     final = posted(a.request(f"/g/{token}/")[1])
+    if cities:  # both cities kept, whichever index each went to
+        kept = {(final.get(f"cities-{c}-size"), final.get(f"cities-{c}-tiles-0-player")) for c in (0, 1)}
+        out["lost"] += len({(str(k + 2), NAMES[k]) for k in (0, 1)} - kept)
+        for mine in mines:
+            for name in [n for n in mine if n.startswith("cities-")]:
+                del mine[name]
     for name in set(mines[0]) | set(mines[1]):
         wanted = {mines[k][name] for k in (0, 1) if name in mines[k]}
         if len(wanted) > 1:  # both changed it, differently: a conflict, then the phone that applied

@@ -251,14 +251,16 @@ class Phone:
           return [...step.querySelectorAll('[name]')].map(e => e.name);
         }""")
 
-        def where(name: str) -> int:
-            prefix = name
+        def where(name: str) -> float:
+            if name in names:
+                return names.index(name)
+            prefix = name  # a row not added yet: after the rows its list has
             while prefix:
-                for k, n in enumerate(names):
-                    if n == prefix or n.startswith(prefix + "-"):
-                        return k
                 cut = re.search(r"-\d+(?:-[^-]*)?$", prefix)
                 prefix = prefix[:cut.start()] if cut else ""
+                inside = [k for k, n in enumerate(names) if n.startswith(prefix + "-")] if prefix else []
+                if inside:
+                    return inside[-1] + 0.5
             return len(names)
 
         return [item for _, _, item in sorted((where(n), k, (n, v)) for k, (n, v) in enumerate(items))]
@@ -270,14 +272,26 @@ class Phone:
             if name.startswith(("mode",)) or re.search(r"-mode$", name):
                 later.append((name, value))
                 continue
+            if not page.locator(f'[name="{name}"]').count():
+                first_row = re.sub(r"-\d+$", "-0", name)
+                sibling = page.locator(f'[name="{first_row}"]')
+                if sibling.count() and sibling.first.get_attribute("type") in ("checkbox", "radio"):
+                    later.append((name, value))  # a row of boxes (towers): added with the taps
+                    continue
             self.ensure_row(name)
             box = page.locator(f'[name="{name}"]').first
             kind = box.get_attribute("type") or box.evaluate("e => e.tagName.toLowerCase()")
             if kind in ("checkbox", "radio"):
                 later.append((name, value))
+            elif kind == "select":  # a native list: a tap opens it, a tap picks; the keyboard is gone
+                self.tap(box)
+                box.select_option(str(value))
+                self.taps += 1
+                box.evaluate("e => e.blur()")
             else:
                 self.type_into(name, value)
         for name, value in later:
+            self.ensure_row(name)
             box = page.locator(f'[name="{name}"]')
             if box.first.get_attribute("type") == "radio":
                 self.tap(page.locator(f'label:has(> input[name="{name}"][value="{value}"])'))

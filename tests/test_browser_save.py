@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, new_game, saved, second_phone, stored_document
+from helpers import check_layout, choose, new_game, saved, second_phone, show_player, stored_document
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]
@@ -21,14 +21,18 @@ def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
     Then both change Jules's ports: B sees A's value (not the old one), applies its own, and Éloïse
     keeps her 3 castles."""
     url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
     phone.fill('[name="players-0-castles"]', "2")
+    show_player(phone, 1)
     phone.fill('[name="players-1-ports"]', "1")
     saved(phone)
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
+        show_player(phone, 0)
         phone.fill('[name="players-0-castles"]', "3")
         saved(phone)
+        show_player(other, 1)
         other.fill('[name="players-1-ports"]', "4")
         saved(other)
         expect(other.locator('[name="players-0-castles"]')).to_have_value("3")  # taken in
@@ -37,6 +41,7 @@ def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
         assert players[0]["castles"] == 3 and players[1]["ports"] == 4
 
         # Then both change Jules's ports. A (whose screen still shows 1) is told B's 4, and applies 5.
+        show_player(phone, 1)
         phone.fill('[name="players-1-ports"]', "5")
         phone.locator("#play-notice").wait_for(state="visible")
         assert phone.locator("#t-players-1-ports").inner_text() == "Enregistré sur l'autre appareil : 4"
@@ -62,6 +67,7 @@ def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):
+        show_player(phone, 0)
         phone.fill('[name="players-0-track"]', value)
         phone.reload()  # within the autosave's 0.7 s: the draft comes back and is sent
         saved(phone)
@@ -83,7 +89,9 @@ def slow(route) -> None:
 
 def test_two_taps_on_voir_les_resultats(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
     phone.fill('[name="players-0-track"]', "20")
+    show_player(phone, 1)
     phone.fill('[name="players-1-track"]', "11")
     # Two taps, the second while the first is on its way to the server.
     phone.route("**/g/*/", lambda route: slow(route) if route.request.method == "POST"
@@ -117,6 +125,12 @@ def test_enter_moves_to_the_next_field(phone, live_server):
     assert phone.locator('[name^="cities-1"]').count() == 0
     focused = phone.evaluate("document.activeElement.name")
     assert focused and focused != "cities-0-size"
+    # Enter on a step's last field goes on to the next step (the first player's), cursor in its
+    # first field; on the last step's last field it shows the results.
+    phone.locator("#table input[type=text]:visible").last.press("Enter")
+    expect(phone.locator("#joueur-1")).to_be_visible()
+    expect(phone.locator('[name="players-0-track"]')).to_be_focused()
+    show_player(phone, 1)
     last = phone.locator("#end-state input[type=text]:visible").last
     last.fill("3")
     last.press("Enter")
@@ -148,10 +162,11 @@ def test_double_tap_on_start_makes_one_game(phone, live_server):
 
 def test_holder_before_castles_still_saves_everything_else(phone, live_server):
     url = new_game(phone, "rebirth", "ireland", NAMES)
-    phone.select_option('[name="blarney"]', "Jules")  # the holder first, castles not typed yet
+    choose(phone, "blarney", "Jules")  # the holder first, castles not typed yet
     expect(phone.locator("#save-state")).to_contain_text("Enregistré ✓")
     expect(phone.locator("#e-blarney")).to_contain_text("Jules tient le château de Blarney")
     expect(phone.locator("#e-players-1-castles")).to_contain_text("au moins 1")
+    show_player(phone, 0)
     phone.fill('[name="players-0-track"]', "30")
     expect(phone.locator("#save-state")).to_contain_text("Enregistré ✓")
     document = stored_document(live_server, url)
@@ -165,6 +180,8 @@ def test_holder_before_castles_still_saves_everything_else(phone, live_server):
     assert {links.nth(k).get_attribute("href") for k in range(links.count())} == {
         "#f-blarney", "#f-players-1-castles"}
     check_layout(phone)
+    links.nth(1 if links.nth(0).get_attribute("href") == "#f-blarney" else 0).click()  # to Jules's step
+    expect(phone.locator('[name="players-1-castles"]')).to_be_visible()
     phone.fill('[name="players-1-castles"]', "1")
     saved(phone)
     assert phone.locator("#e-blarney").inner_text() == ""
@@ -188,5 +205,56 @@ def test_without_javascript_enter_saves_and_comes_back_to_the_field(browser, liv
         assert page.locator('[name^="cities-0-tiles-1"]').count() == 0  # no tile added
         assert stored_document(live_server, url)["players"][1]["ports"] == 3
         assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
+    finally:
+        context.close()
+
+
+def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
+    """What goes over the network: the changed fields, each with the value it was based on."""
+    import json
+    from urllib.parse import parse_qs
+
+    new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-castles"]', "2")
+    saved(phone)
+    sent = []
+    phone.on("request", lambda r: sent.append(r) if r.url.endswith("/save") else None)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "4")
+    saved(phone)
+    body = sent[-1].post_data
+    if "form-data" in (sent[-1].headers.get("content-type") or ""):
+        changes = json.loads(body.split('name="changes"')[1].split("\r\n\r\n", 1)[1].split("\r\n--")[0])
+    else:
+        changes = json.loads(parse_qs(body)["changes"][0])
+    assert changes == {"players-1-ports": ["", "4"]}
+    assert "players-0-castles" not in body
+
+
+def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    phone.fill('[name="cities-0-size"]', "3")
+    phone.select_option('[name="cities-0-tiles-0-player"]', "Éloïse")
+    phone.fill('[name="cities-0-tiles-0-influence"]', "2")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        for page, who, icons in ((phone, "Jules", "1"), (other, "Éloïse", "3")):
+            page.locator('#f-cities-0-tiles > button[name="add_row"]').tap()
+            page.select_option('[name="cities-0-tiles-1-player"]', who)
+            page.fill('[name="cities-0-tiles-1-influence"]', icons)
+            saved(page)
+        assert other.locator("#play-notice").is_hidden()  # no conflict: both tiles are kept
+        tiles = stored_document(live_server, url)["cities"][0]["tiles"]
+        assert tiles == [{"player": "Éloïse", "influence": 2}, {"player": "Jules", "influence": 1},
+                         {"player": "Éloïse", "influence": 3}]
+        # B's screen shows the three tiles, Jules's where A put it and B's own after it.
+        expect(other.locator('[name="cities-0-tiles-1-player"]')).to_have_value("Jules")
+        expect(other.locator('[name="cities-0-tiles-2-player"]')).to_have_value("Éloïse")
+        expect(other.locator('[name="cities-0-tiles-2-influence"]')).to_have_value("3")
+        other.wait_for_timeout(1000)  # nothing left to send: no save undoes A's tile
+        assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
     finally:
         context.close()

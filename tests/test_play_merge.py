@@ -247,3 +247,36 @@ def race_two_phones(app, rounds: int = 15) -> None:
 
 def test_simultaneous_saves_of_different_fields_all_land(app):
     race_two_phones(app)
+
+
+# ------------------------------------------------------------------ two phones adding a row
+
+
+def test_two_phones_adding_a_city_keep_both(client, app):
+    """A and B each add a city (the first free row, the same index on both): both are kept, no
+    conflict, with the autosave and without JS."""
+    token = create_game(client, "rebirth", "scotland", NAMES)
+    page_a = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    page_b = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    city_a = {"cities-0-size": "2", "cities-0-tiles-0-player": "Éloïse", "cities-0-tiles-0-influence": "2"}
+    assert client.post(f"/g/{token}/", data=page_a | city_a).status_code == 302
+    city_b = {"cities-0-size": "1", "cities-0-tiles-0-player": "Jules", "cities-0-tiles-0-influence": "3"}
+    response = client.post(f"/g/{token}/", data=page_b | city_b)
+    assert response.status_code == 302, unescape(response.get_data(as_text=True))[:200]
+    cities = stored(app, token).document["cities"]
+    assert cities == [{"size": 2, "tiles": [{"player": "Éloïse", "influence": 2}]},
+                      {"size": 1, "tiles": [{"player": "Jules", "influence": 3}]}]
+    # The autosave: a third phone adds a tile to the first city while a fourth adds one too.
+    version = stored(app, token).version
+    tile = {"cities-0-tiles-1-player": ["", "Jules"], "cities-0-tiles-1-influence": ["", "1"]}
+    first = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(tile),
+                                                 "new_rows": json.dumps(["cities-0-tiles-1"])})
+    assert first.status_code == 200 and first.json["moved"] == {}
+    other = {"cities-0-tiles-1-player": ["", "Éloïse"], "cities-0-tiles-1-influence": ["", "4"]}
+    second = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(other),
+                                                  "new_rows": json.dumps(["cities-0-tiles-1"])})
+    assert second.status_code == 200, second.json
+    assert second.json["moved"] == {"cities-0-tiles-1": "cities-0-tiles-2"}
+    tiles = stored(app, token).document["cities"][0]["tiles"]
+    assert tiles == [{"player": "Éloïse", "influence": 2}, {"player": "Jules", "influence": 1},
+                     {"player": "Éloïse", "influence": 4}]

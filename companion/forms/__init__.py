@@ -29,6 +29,10 @@ What `companion/forms/<game>.py` provides
     (by default every contract-named field, blanks left out), and record in ``paths``
     (contract path -> field name) where a value came from when it is not its own field.
 
+``COLOUR_NAMES``  (optional) how many colours of its own the table names once on the new-game page
+    (Revive: 3, with ``COLOUR_HINT``); stored beside the document (``GameRecord.labels``), given to
+    the form by ``label_form(form, labels)`` and to the engine's sentences by ``relabel(text, labels)``.
+
 Field names mirror contract paths: ``players[0].resources.gears`` is the field
 ``players-0-resources-gears`` (WTForms FieldList/FormField naming). Engine problems are attached
 to the field of their path (or of the nearest enclosing path that has a field, else to the top of
@@ -56,6 +60,11 @@ Field types (all take ``label`` and ``hint``: a few words saying what to count, 
     JS adding/removing/renumbering and the local draft handle lists at any depth, and the ``Name``
     fields of rows added at any time (padding, "ajouter") offer the players like the others.
 
+A ``Choice`` may say ``local=True``: a ui-only switch the server reads back from the document
+(Reterra's "dessiner" while nothing is painted): the page keeps what this phone chose. A ``Name`` is
+rendered as one chip per player (a radio each: one tap); a ``Name`` subclass (a city tile's
+``Owner``) stays a ``<select>``.
+
 Each of them accepts ``show_if=("field", "value")``: shown only while the ui_only radio ``field``
 (top-level) has that value (the server renders the state it stores; JS follows the radio); and
 ``Fixed``/``Rows`` accept ``copy_to="key"``: a table-level list whose values JS copies into every
@@ -63,6 +72,10 @@ player's list ``key`` (Revive's shared artifact card). Helpers for hooks and tem
 (every field, depth first), ``is_blank(field)``, ``options(pairs)`` (choices for the installed
 WTForms), ``field_for(path, paths)``, ``give_names(form, names)`` (the players as the choices of
 every ``Name``; ``Screens.form`` and ``pad_rows`` call it). A blank number is ``None`` in ``field.data``.
+Saving (game-independent, used by the views): ``raw_values(form)`` (field name -> the text a browser
+posts), ``changes_of``, ``merge``, ``check`` (``Checked.storable``: no bad value; ``Checked.ok``: it
+scores), ``problems_of`` (a stored draft's rules, beside their fields), ``labels``/``summary`` (the
+error summary: "Éloïse · Châteaux", "Ville 1 · Tuile 1 · Joueur").
 
 Templates
 ---------
@@ -712,6 +725,7 @@ def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, 
 
 BASE = "base_values"
 CHANGES = "changes"
+ADDED = "new_rows"
 
 
 def raw_values(form) -> dict[str, str]:
@@ -769,25 +783,89 @@ def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     return out
 
 
+def parse_list(text: str | None) -> list[str] | None:
+    """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
+    try:
+        data = json.loads(text) if text else []
+    except ValueError:
+        return None
+    return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
+
+
 @dataclass
 class Merged:
     """This phone's changes laid over the stored values: the form to check and store, the fields
-    the other side changed differently (name -> their value as a person reads it), and the
-    stored values the merge was made on."""
+    the other side changed differently (name -> their value as a person reads it), the stored
+    values the merge was made on, and the rows this phone added that went to another index
+    (old prefix -> new: the other phone had added a row at the same place)."""
 
     form: EndState
     conflicts: dict[str, str]
     stored: dict[str, str]
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + "-")
+
+
+def new_rows(form, base: dict[str, str]) -> list[str]:
+    """The rows of `form` (a posted form) that were blank in `base`: rows this phone added."""
+    out = []
+    for f in walk(form):
+        if isinstance(f, Rows):
+            for entry in f.entries:
+                if not any(_under(n, entry.name) and v for n, v in base.items()):
+                    out.append(entry.name)
+    return out
+
+
+def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
+              limits: dict[str, int]) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
+    row goes to the first free index of its list, so both are kept and neither is a conflict.
+    Outer rows first (a new city moves with its tiles)."""
+    out, moved = dict(changes), {}
+    for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
+        match = re.fullmatch(r"(.+)-(\d+)", prefix)
+        if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
+            continue
+        mine = {n: pair for n, pair in out.items() if _under(n, prefix)}
+        if not mine or not any(v for n, v in stored.items() if _under(n, prefix)):
+            continue  # nothing of mine there, or the place is still free
+        if any(pair[0] for pair in mine.values()):
+            continue  # not a row this phone added
+        lst = match.group(1)
+        taken = set()
+        for n in list(stored) + list(out):
+            m = re.match(re.escape(lst) + r"-(\d+)(?:-|$)", n)
+            if m and (stored.get(n) or n in out):
+                taken.add(int(m.group(1)))
+        free = next((k for k in range(limits[lst]) if k not in taken), None)
+        if free is None:
+            continue  # no room: a conflict, the player chooses
+        target = f"{lst}-{free}"
+        for n, pair in mine.items():
+            del out[n]
+            out[target + n[len(prefix):]] = pair
+        moved[prefix] = target
+    return out, moved
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None, stored_form: EndState | None = None) -> Merged:
+          extra: dict[str, str] | None = None, stored_form: EndState | None = None,
+          added: list[str] | None = None) -> Merged:
     """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
-    `stored_form`: the stored document's form, when the caller built it already; only read)."""
+    `stored_form`: the stored document's form, when the caller built it already, only read;
+    `added`: the rows this phone added, see `new_rows`)."""
     from werkzeug.datastructures import MultiDict
 
     stored_form = stored_form if stored_form is not None else screens_.form(document)
     stored = raw_values(stored_form)
+    moved: dict[str, str] = {}
+    if added:
+        limits = {f.name: f.max_entries for f in walk(stored_form) if isinstance(f, Rows)}
+        changes, moved = _relocate(changes, added, stored, limits)
     shown = leaves(stored_form)
     conflicts = {}
     for name, (was, mine) in changes.items():
@@ -799,7 +877,7 @@ def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]]
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
     pairs = list(data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, stored)
+    return Merged(form, conflicts, stored, moved)
 
 
 def labels(form) -> dict[str, str]:

@@ -207,7 +207,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, _stored_form(sc, record))[0] if not errors else {}
+    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in stored.items() if v}
     return render_template(
@@ -235,6 +235,7 @@ class Outcome:
     known: dict[str, str] | None = None  # the stored values, when already read
     changed: list[str] = field(default_factory=list)
     screens: forms.Screens | None = None
+    moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
 
     @property
     def stored(self) -> dict[str, str]:
@@ -256,16 +257,19 @@ def _stored_form(sc: forms.Screens, record):
 RETRIES = 8
 
 
-def _changes(record, sc: forms.Screens) -> dict[str, tuple[str, str]] | None:
-    """What this phone changed, {field: (base, mine)}: the autosave's own list, or the no-JS form
-    compared with the values its page was rendered from. None when a post cannot say (no base
-    values and an older version): every difference is then treated as a conflict."""
+def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | None, list[str]]:
+    """What this phone changed, {field: (base, mine)}, and the rows it added (blank in its base):
+    the autosave's own lists, or the no-JS form compared with the values its page was rendered
+    from. None when a post cannot say (no base values and an older version): every difference is
+    then treated as a conflict."""
     if forms.CHANGES in request.form:
         changes = forms.parse_changes(request.form[forms.CHANGES])
-        if changes is None:
+        added = forms.parse_list(request.form.get(forms.ADDED))
+        if changes is None or added is None:
             abort(400)
-        return changes
-    posted = forms.raw_values(sc.form(record.document, formdata=request.form))
+        return changes, added
+    posted_form = sc.form(record.document, formdata=request.form)
+    posted = forms.raw_values(posted_form)
     base = forms.parse_values(request.form.get(forms.BASE))
     if base is None:
         try:
@@ -273,9 +277,9 @@ def _changes(record, sc: forms.Screens) -> dict[str, tuple[str, str]] | None:
         except ValueError:
             version = None
         if version != record.version:
-            return None
+            return None, []
         base = forms.raw_values(_stored_form(sc, record))
-    return forms.changes_of(posted, base)
+    return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
 
 
 def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
@@ -283,7 +287,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
 
     The write is `store.save`'s one UPDATE ... WHERE version: when another save got in between,
     the merge is made again on what is stored now (a field both sides changed is a conflict)."""
-    changes = _changes(record, sc)
+    changes, added = _changes(record, sc)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
@@ -293,7 +297,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
             return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
     for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record))
+        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record), added)
         form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
@@ -304,13 +308,14 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
         if finishing and checked.ok:
             status = "scored"
         if checked.document == record.document and status in (None, record.status):
-            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc)  # nothing new
+            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc,
+                           merged.moved)  # nothing new
         try:
             record = store.save(record, checked.document, record.version, status=status)
         except store.StaleVersion as exc:
             record = exc.record
             continue
-        return Outcome("saved", record, form, checked, {}, None, changed, sc)  # stored: read if asked
+        return Outcome("saved", record, form, checked, {}, None, changed, sc, merged.moved)
     abort(503)
 
 
@@ -373,7 +378,7 @@ def save(token: str):
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
     return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
                    totals=[p.total for p in checked.result.players] if checked.result else [],
-                   draft=not checked.ok, stored=stored,
+                   draft=not checked.ok, stored=stored, moved=out.moved,
                    warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
 
 

@@ -408,18 +408,25 @@
     Object.keys(base).forEach(function (n) {  // a row removed on this phone: its fields are blank now
       if (!(n in now) && baseOf(n) !== "" && !local[n]) out[n] = [baseOf(n), ""];
     });
-    /* A ui-only switch the server reads back from the document (forms._Extras.local: Reterra's
-       "dessiner" while the board is blank) goes with every save where the server reads it otherwise,
-       based on what the server holds, so the rest of the save is read the way this phone shows it. */
-    if (sendable) {
-      $all("[data-keep-local]", form).forEach(function (el) {
-        var n = el.name, held = Object.prototype.hasOwnProperty.call(stored, n) ? stored[n] : baseOf(n);
-        if (n && !local[n] && now[n] !== held && !out[n]) out[n] = [held, now[n]];
-      });
-    }
     return out;
   }
   function pending() { return Object.keys(changes(false)).length > 0; }
+  function under(name, prefix) { return name === prefix || name.indexOf(prefix + "-") === 0; }
+
+  /* The rows this phone added (nothing of theirs in the base) that the changes fill: should the
+     other phone have added a row at the same place, the server puts this one after it. */
+  function added(sent) {
+    var out = [];
+    $all("[data-rows]", form).forEach(function (box) {
+      rowsOf(box).forEach(function (row, i) {
+        var prefix = box.dataset.rows + "-" + i;
+        var mine = Object.keys(sent).some(function (n) { return under(n, prefix); });
+        var was = Object.keys(base).some(function (n) { return under(n, prefix) && base[n]; });
+        if (mine && !was) out.push(prefix);
+      });
+    });
+    return out;
+  }
 
   function byName(name) {
     return $all("input, select, textarea", form).filter(function (el) { return el.name === name; });
@@ -444,7 +451,6 @@
     Object.keys(sent || {}).forEach(function (n) { names[n] = 1; });
     Object.keys(names).forEach(function (n) {
       if (keep && keep[n]) return;
-      if (form.querySelector('[name="' + n + '"][data-keep-local]')) return;  // see forms._Extras.local
       var theirs = values[n] || "";
       /* A field this phone just sent keeps what the player sees, even when the server holds it
          otherwise (a radio that only arranges the page, like Reterra's "Dessiner" with nothing
@@ -594,6 +600,7 @@
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
     data.append("changes", JSON.stringify(sent));
+    data.append("new_rows", JSON.stringify(added(sent)));
     say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
@@ -606,6 +613,16 @@
       if (status === 200 && data && data.ok) {
         version.value = data.version;
         stored = data.stored || {};
+        /* A row of ours put after the other phone's (both added one at the same place): its old place
+           shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
+        Object.keys(data.moved || {}).forEach(function (old) {
+          Object.keys(sent).forEach(function (n) {
+            if (!under(n, old)) return;
+            delete sent[n];
+            setValue(n, stored[n] || "");
+            if (stored[n]) base[n] = stored[n]; else delete base[n];
+          });
+        });
         adopt(stored, null, sent);
         (data.totals || []).forEach(function (total, i) {
           $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
@@ -718,7 +735,9 @@
     var back = false;
     Object.keys(draft.values).forEach(function (n) {
       var mine = draft.values[n], was = (draft.base || {})[n] || "";
-      if (mine === was || valueOf(n) === mine) return;
+      /* a switch the server reads back otherwise (data-keep-local) comes back as this phone left it */
+      var kept = !!form.querySelector('[name="' + n + '"][data-keep-local]');
+      if ((mine === was && !kept) || valueOf(n) === mine) return;
       setValue(n, mine);
       if (was) base[n] = was; else delete base[n];
       back = true;
