@@ -2,12 +2,13 @@
 
 `RequestGate` (WSGI middleware, outermost) does two things:
 
-- It reads the body first, up to one byte past `MAX_CONTENT_LENGTH`, whether it came with a
-  Content-Length or chunked. Werkzeug enforces the limit on a chunked body only by stopping there
-  (a document just past it read as broken JSON, a 400; under gunicorn a valid 300 KB one too): here a
-  longer body is replaced by nothing and flagged, and `refuse` (the app's first before_request
-  hook) answers 413 in the app's look; a body that stops arriving (gunicorn.conf.py sets a read
-  deadline) gets 408. A phone trickling its body on a bad connection thus holds a waiting thread only.
+- It reads the body first: a chunked one up to one byte past `MAX_CONTENT_LENGTH`, one with a
+  Content-Length whole up to BUFFERED_MAX (a view may allow more than the documents' limit: an
+  upload). Werkzeug enforces the limit on a chunked body only by stopping there (a document just
+  past it read as broken JSON, a 400; under gunicorn a valid 300 KB one too): here a longer one is
+  replaced by nothing and flagged, and `refuse` (the app's first before_request hook) answers 413
+  in the app's look; a body that stops arriving (gunicorn.conf.py sets a read deadline) gets 408.
+  A phone trickling its body on a bad connection thus holds a waiting thread only.
 - Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
@@ -16,6 +17,7 @@
 from __future__ import annotations
 
 import io
+import tempfile
 import threading
 import time
 
@@ -25,14 +27,19 @@ TOO_LARGE = "companion.body_too_large"
 TOO_SLOW = "companion.body_too_slow"
 SERVICE_US = "companion.service_us"
 READ_SIZE = 64 * 1024
+BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead (an upload a view allows)
+SPOOL_IN_MEMORY = 1024 * 1024  # past this, a body being read ahead waits in a temporary file
 
 
 class RequestGate:
     """WSGI middleware: buffer the body (at most `limit` bytes), then wait for one of `active` slots."""
 
-    def __init__(self, app, limit: int | None, active: int):
+    def __init__(self, app, limit: int | None, active: int, buffered: int = BUFFERED_MAX):
         self.app = app
         self.limit = limit
+        # A view may allow more than `limit` (an upload): such bodies, up to `buffered` bytes, are
+        # read first too, into memory then a temporary file; past that the app answers 413 itself.
+        self.buffered = max(buffered, limit or 0)
         self.slots = threading.BoundedSemaphore(active) if active > 0 else None
 
     def __call__(self, environ, start_response):
@@ -56,26 +63,28 @@ class RequestGate:
             return  # Werkzeug answers 400
         if chunked and not length and not environ.get("wsgi.input_terminated"):
             return  # a server that does not decode chunked bodies: Werkzeug reads nothing
-        if not chunked and not 0 < length <= self.limit:
-            return  # no body, or one Werkzeug refuses from its Content-Length alone (413)
+        if not chunked and not 0 < length <= self.buffered:
+            return  # no body, or one too large for any view: Werkzeug refuses it from its length (413)
         wanted = length if length and not chunked else self.limit + 1
         stream = environ["wsgi.input"]
-        parts, size = [], 0
+        body = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
+        size = 0
         try:
             while size < wanted:
                 part = stream.read(min(READ_SIZE, wanted - size))
                 if not part:
                     break
-                parts.append(part)
+                body.write(part)
                 size += len(part)
         except OSError:  # the read deadline passed (gunicorn.conf.py), or the client left
             environ[TOO_SLOW] = True
-        body = b"".join(parts)
-        if size > self.limit or environ.get(TOO_SLOW):
-            environ[TOO_LARGE] = size > self.limit
-            body = b""
-        environ["wsgi.input"] = io.BytesIO(body)
-        environ["CONTENT_LENGTH"] = str(len(body))
+        if (chunked and size > self.limit) or environ.get(TOO_SLOW):
+            environ[TOO_LARGE] = not environ.get(TOO_SLOW)
+            body = io.BytesIO()
+            size = 0
+        body.seek(0)
+        environ["wsgi.input"] = body
+        environ["CONTENT_LENGTH"] = str(size)
         environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 

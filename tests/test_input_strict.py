@@ -160,3 +160,36 @@ def test_the_gate_lets_only_a_few_requests_work_at_once():
         t.join(10)
     assert answers == [b"hello"] * 8
     assert peak[0] == 2
+
+
+def test_the_gate_reads_an_upload_larger_than_the_document_limit_ahead():
+    """A view may allow a larger body (an upload): it is read before the app runs, from memory
+    or a temporary file; a body past BUFFERED_MAX is left to the app (which answers 413)."""
+    from companion.limits import BUFFERED_MAX, RequestGate
+
+    seen = {}
+
+    def app(environ, start_response):
+        seen["length"] = environ["CONTENT_LENGTH"]
+        seen["body"] = environ["wsgi.input"].read()
+        start_response("200 OK", [])
+        return [b""]
+
+    class Trickle(io.BytesIO):
+        """Counts reads, so that the test knows the gate read the body before the app ran."""
+
+        reads = 0
+
+        def read(self, n=-1):
+            Trickle.reads += 1
+            return super().read(n)
+
+    gate = RequestGate(app, limit=1000, active=2)
+    upload = b"x" * (3 * 1024 * 1024)
+    gate({"wsgi.input": Trickle(upload), "CONTENT_LENGTH": str(len(upload))}, lambda *a: None)
+    assert seen["body"] == upload and seen["length"] == str(len(upload))
+    assert Trickle.reads > 1  # read ahead in pieces by the gate
+
+    huge = {"wsgi.input": io.BytesIO(b"y"), "CONTENT_LENGTH": str(BUFFERED_MAX + 1)}
+    gate(huge, lambda *a: None)
+    assert seen["length"] == str(BUFFERED_MAX + 1)  # untouched: Werkzeug refuses it by its length
