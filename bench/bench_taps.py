@@ -325,18 +325,13 @@ def paint(phone: Phone, seat: int, grid: dict) -> None:
     def square(r, c):
         return root.locator(f'button.sq[data-square="{cols[c]}{r + 1}"]')
 
-    if by_tool:
-        phone.tap(root.locator("button[data-whole]"))
-    for letter, squares in by_tool.items():
-        phone.tap(root.locator(f'button[data-tool="{letter}"]'))
-        for r, c in squares:
-            phone.tap(square(r, c))
-    if singles:
-        phone.tap(root.locator("button[data-whole]"))
-    for letter, squares in singles.items():
-        phone.tap(root.locator(f'button[data-tool="{letter}"]'))
-        for r, c in squares:
-            phone.tap(square(r, c))
+    for groups in (by_tool, singles):  # "Tuile entière" on for whole tiles, then off for squares
+        if groups:
+            phone.tap(root.locator("button[data-whole]"))
+        for letter, squares in groups.items():
+            phone.tap(root.locator(f'button[data-tool="{letter}"]'))
+            for r, c in squares:
+                phone.tap(square(r, c))
     for mark in ("sources", "relics", "relic_tokens", "junk", "inhabitants"):
         spots = grid.get(mark, [])
         if spots:

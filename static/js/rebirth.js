@@ -74,6 +74,14 @@
     if (row && list.contains(row)) open(row);
   });
 
+  /* on load: the last city with something in it is open (the table goes on with it); the blank
+     one offered after it is a tap away, like "Ajouter une ville" */
+  function filled(row) {
+    return Array.prototype.some.call(row.querySelectorAll("input, select"), function (el) {
+      return el.type !== "checkbox" && el.type !== "radio" && el.type !== "button" && el.value;
+    });
+  }
   var all = rows();
-  if (all.length) open(all[all.length - 1]);
+  var used = all.filter(filled);
+  if (all.length) open(used.length ? used[used.length - 1] : all[all.length - 1]);
 })();
