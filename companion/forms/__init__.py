@@ -118,7 +118,11 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 Messages
 --------
 
-Write them for a player: no contract key, no "(reçu 9)". A game's engine reports a value wrong on
+Write them for a player: no contract key, no "(reçu 9)". In French, as message ids: a game module's
+labels, hints, item and add labels are marked ``N_("…")`` and read in the reader's language when the
+fields are bound (form classes are built once; a label with values is a ``lambda: _("…", n=…)``);
+messages made while checking use ``_("…")`` (docs/architecture.md, "Languages").
+ A game's engine reports a value wrong on
 its own with ``check.add`` (never stored) and a rule between fields not met yet with ``check.rule``
 (stored as a draft, flagged beside each field, results refused): ``check`` tells them apart by
 ``Problem.kind``.
