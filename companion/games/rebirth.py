@@ -462,7 +462,8 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
     for kind, word in FARM_KINDS.items():
         sizes = p.farms.get(kind, [])
         if sizes:
-            farm_parts.append(f"{tr(word)} : " + ", ".join(f"{n} → {_triangle(n)}" for n in sizes))
+            farm_parts.append(_("{what} : {values}", what=tr(word),
+                                values=", ".join(f"{n} → {_triangle(n)}" for n in sizes)))
             farm_values.extend(n * (n + 1) // 2 for n in sizes)
     farm_detail = ""
     if farm_values:
@@ -473,7 +474,8 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
                                                   total=total))
     lines["farms"] = Line("farms", sum(farm_values), farm_detail)
 
-    city_detail = _(" ; ").join(f"{label} : {pts}" + (f" ({note})" if note else "")
+    city_detail = _(" ; ").join(_("{what} : {values}", what=label,
+                                  values=pts) + (f" ({note})" if note else "")
                              for label, pts, note in cities)
     if len(cities) > 1:
         city_detail += f" ; {_sum([pts for _, pts, _ in cities])}"

@@ -252,7 +252,7 @@ def artifact_card_line(sheet: Sheet) -> Line:
         if count or line_points:
             term = f"{artifacts + 1} × {count} × {line_points}"
             terms.append(term)
-            labelled.append(f"{colour(i)} : {term} = {value}")
+            labelled.append(_("{what} : {values}", what=colour(i), values=f"{term} = {value}"))
     detail = _(" ; ").join(labelled)
     if len(terms) > 1:
         detail += _(" ; en tout {v1}", v1=_sum(terms, points))
