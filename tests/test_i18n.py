@@ -248,3 +248,22 @@ def test_forms_built_once_still_follow_each_reader(client, game, variant):
         assert not french_words(text, NAMED), (url, french_words(text, NAMED))
         again = visible(client.get(url).get_data(as_text=True))
         assert french_words(again, NAMED), url  # and French again after English
+
+
+def test_saving_without_javascript_in_english(client):
+    """The no-JS path: flash messages, a refused value beside its field, the error summary."""
+    from helpers import create_game, error_beside, posted
+
+    token = create_game(client, "rebirth", "scotland", ["Maëlle", "Yanis"])
+    en = {"Accept-Language": "en"}
+    page = posted(client.get(f"/g/{token}/", headers=en).get_data(as_text=True))
+    answer = client.post(f"/g/{token}/", data=page | {"players-0-castles": "2", "action": "save"},
+                         headers=en, follow_redirects=True)
+    assert "Saved." in answer.get_data(as_text=True)
+    page = posted(client.get(f"/g/{token}/", headers=en).get_data(as_text=True))
+    refused = client.post(f"/g/{token}/", data=page | {"players-1-castles": "99", "action": "save"}, headers=en)
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert "must be between 0 and 12" in error_beside(html, "players-1-castles")
+    assert "Nothing was saved: correct the fields marked" in html and "To correct" in html
+    assert not french_words(visible(html), NAMED)
