@@ -261,7 +261,8 @@ def test_saving_without_javascript_in_english(client):
                          headers=en, follow_redirects=True)
     assert "Saved." in answer.get_data(as_text=True)
     page = posted(client.get(f"/g/{token}/", headers=en).get_data(as_text=True))
-    refused = client.post(f"/g/{token}/", data=page | {"players-1-castles": "99", "action": "save"}, headers=en)
+    refused = client.post(f"/g/{token}/", data=page | {"players-1-castles": "99", "action": "save"},
+                          headers=en)
     html = refused.get_data(as_text=True)
     assert refused.status_code == 422
     assert "must be between 0 and 12" in error_beside(html, "players-1-castles")
