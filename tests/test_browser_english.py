@@ -22,26 +22,6 @@ VARIANTS = [("rebirth", "scotland"), ("rebirth", "ireland"), ("reterra", "base")
             ("revive", "abyss")]
 
 
-@pytest.fixture
-def english_phone(browser, live_server):
-    """A phone set to English (Accept-Language en-GB), every request kept on the app's origin."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, locale="en-GB")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = live_server.url
-    broken: list[str] = []
-    page.on("pageerror", lambda exc: broken.append(f"JS error: {exc}"))
-    page.on("console", lambda msg: broken.append(f"CSP: {msg.text}")
-            if "Content Security Policy" in msg.text else None)
-    yield page
-    context.close()
-    assert not broken, broken
-
-
 def english_page(page, path: str, name: str) -> str:
     page.goto(page.base_url + path)
     assert page.locator("html").get_attribute("lang") == "en", path
