@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from html import unescape
@@ -365,6 +366,12 @@ def test_revive_colours_named_once_and_said_on_every_line(app, client):
     assert client.post(f"/g/{token}/", data=data).status_code == 302
     results = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
     assert "(bleu)" in results and "couleur 2" not in results
+    # ... and so does the printed sheet
+    from pypdf import PdfReader
+
+    sheet = PdfReader(io.BytesIO(client.get(f"/g/{token}/sheet.pdf").data))
+    text = " ".join(" ".join(page.extract_text().split()) for page in sheet.pages)
+    assert "(bleu)" in text and "couleur 2" not in text
     # "Rejouer" keeps the names
     again = re.fullmatch(r"/g/([\w-]+)/", client.post(f"/g/{token}/rejouer").headers["Location"]).group(1)
     assert record(app, again).labels == {"colours": ["jaune", "bleu", ""]}

@@ -145,12 +145,12 @@ def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: 
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 
-def sheet_response(record, colours: Sequence[tuple[str, str]], day=None):
+def sheet_response(record, colours: Sequence[tuple[str, str]], day=None, result=None):
     """The filled sheet of a stored game as a response: 304 when the phone already has this
     version (If-None-Match), else the cached or freshly rendered PDF, with its ETag."""
     from flask import Response, current_app, request
 
-    from . import render_sheet
+    from . import render_sheet, sheet_from_result
 
     day = day or record.created_at.date()
     etag = sheet_key(record.view_token, record.version, colours, day)
@@ -162,7 +162,13 @@ def sheet_response(record, colours: Sequence[tuple[str, str]], day=None):
         response = Response(status=304, headers=headers)
     else:
         document = record.document
-        data = SHEETS.get_or_render(etag, lambda: render_sheet(document, colours=list(colours), date=day),
+        if result is None:  # scored here; a caller that relabelled the result (Revive's colours) gives it
+            def render():
+                return render_sheet(document, colours=list(colours), date=day)
+        else:
+            def render():
+                return sheet_from_result(document, result, colours=list(colours), date=day)
+        data = SHEETS.get_or_render(etag, render,
                                     Path(current_app.instance_path) / "sheets")
         response = Response(data, mimetype="application/pdf", headers=headers)
     response.set_etag(etag)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -442,12 +442,19 @@ def _sheet(record, back: str):
     from ..pdf.cache import sheet_response  # WeasyPrint loads only when a sheet is rendered
 
     sc = _screens_or_404(record.game)
-    if store.result_of(record) is None:
+    result = store.result_of(record)
+    if result is None:
         return redirect(back)
+    labels = store.labels_of(record)
+    if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
+        result = replace(result, players=[
+            replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
+                                  for line in p.breakdown])
+            for p in result.players])
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
-    return sheet_response(record, colours, day)  # rendered once per stored version, ETag and 304
+    return sheet_response(record, colours, day, result)  # rendered once per stored version, ETag and 304
 
 
 @bp.get("/g/<token>/sheet.pdf")
