@@ -225,10 +225,12 @@ def test_cli_sheet_and_pad_in_english(tmp_path):
     source = tmp_path / "game.json"
     source.write_text(json.dumps(load_example("revive-abyss.json")), encoding="utf-8")
     sheet, pad = tmp_path / "sheet.pdf", tmp_path / "pad.pdf"
-    assert run(["--lang", "en", "sheet", str(source), "-o", str(sheet), "--date", "2026-03-01"])[0] == 0
+    assert run(["--lang", "en", "sheet", str(source), "-o", str(sheet), "--date", "2026-03-01",
+                "--colours", "red,blue"])[0] == 0
     assert run(["pad", "rebirth", "ireland", "-o", str(pad), "--lang", "en"])[0] == 0
     text = pdf_text(sheet.read_bytes())
-    assert "1 March 2026" in text and not french_words(text, NAMED)
+    assert "1 March 2026" in text and "red" in text and "blue" in text and not french_words(text, NAMED)
+
     assert not french_words(pdf_text(pad.read_bytes()))
     assert "jeu inconnu" not in run(["--lang", "en", "pad", "chess", "base", "-o", str(pad)])[2]
 

@@ -43,6 +43,14 @@ COLOUR_NAMES = {
     "blanc": "#ffffff", "gris": "#808b96", "marron": "#7b4a2a", "turquoise": "#17a2a2",
     "beige": "#d9c7a0", "cyan": "#00acc1",
 }
+# The same in English (`--colours red,blue` with `--lang en`, or in any language): printed as given.
+COLOUR_NAMES |= {
+    "red": COLOUR_NAMES["rouge"], "blue": COLOUR_NAMES["bleu"], "green": COLOUR_NAMES["vert"],
+    "yellow": COLOUR_NAMES["jaune"], "purple": COLOUR_NAMES["violet"], "pink": COLOUR_NAMES["rose"],
+    "black": COLOUR_NAMES["noir"], "white": COLOUR_NAMES["blanc"], "grey": COLOUR_NAMES["gris"],
+    "gray": COLOUR_NAMES["gris"], "brown": COLOUR_NAMES["marron"],
+}
+
 HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DroidSansFallback.ttf")  # those of sheet.css
 REPLACEMENT = "\ufffd"
