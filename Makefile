@@ -8,7 +8,7 @@ PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run test install db system-deps chromium postgresql lint bench load clean
+.PHONY: run test install db system-deps chromium postgresql lint bench load clean translations messages
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -17,7 +17,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,deploy]'
 	touch $@
 
-install: $(STAMP) system-deps
+install: $(STAMP) system-deps translations
+
+# Translations: French literals are the message ids; companion/translations/<lang>/LC_MESSAGES/
+# messages.po holds the other languages. `make messages` extracts every string (code and templates)
+# into messages.pot and merges it into each .po; translate the new entries, then `make translations`
+# compiles the .mo files (never committed; `make install` compiles them).
+POT := companion/translations/messages.pot
+
+translations: $(STAMP)
+	$(BIN)/pybabel compile -d companion/translations -D messages
+
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k lazy_gettext -k N_ --no-location --sort-output \
+	  --project companion -o $(POT) .
+	$(BIN)/pybabel update -i $(POT) -d companion/translations -D messages --no-fuzzy-matching
 
 # WeasyPrint needs Pango; Debian's packages, installed only when missing.
 system-deps:

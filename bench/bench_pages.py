@@ -79,11 +79,18 @@ def main() -> list[dict]:
 
     floor = trivial_floor()
     results = []
+    english = {"Accept-Language": "en"}
     for label, fn in (("page de saisie (GET)", lambda: client.get(f"/g/{token}/")),
                       ("enregistrement automatique (POST)", autosave),
-                      ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats"))):
+                      ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats")),
+                      # the same pages in English (issue 13): the catalogue should cost nothing
+                      ("page de saisie en anglais (GET)", lambda: client.get(f"/g/{token}/",
+                                                                             headers=english)),
+                      ("résultats en anglais (GET)",
+                       lambda: client.get(f"/g/{token}/resultats", headers=english))):
         results.append(report(f"play {label}, 4 joueurs", per_second(fn), "route Flask triviale", floor))
     return results
+
 
 
 if __name__ == "__main__":

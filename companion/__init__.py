@@ -34,11 +34,13 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, limits, logmask, security, sqlite
+    from . import api, compress, errors, i18n_web, limits, logmask, security, sqlite
     from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
     limits.init_app(app)  # first: its hook must run before CSRF reads a form
+    i18n_web.init_app(app)  # its hook is put before every other: messages of refusals are translated too
+
     db.init_app(app)
     sqlite.init_app(app, db)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, jsonify, make_response, request
 from . import games, jsonio
 from .errors import error_response
 from .games.core import InvalidDocument
+from .games.i18n import _
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -18,7 +19,9 @@ def read_json() -> object:
     try:
         return jsonio.parse(raw)
     except jsonio.NotJson as exc:
-        abort(make_response(error_response(400, f"le corps de la requête n'est pas du JSON valide : {exc}")))
+        abort(make_response(error_response(400, _("le corps de la requête n'est pas du JSON valide : "
+                                                  "{exc}",
+                                                  exc=exc))))
     except InvalidDocument as exc:
         abort(make_response(invalid(exc)))
 
@@ -43,15 +46,16 @@ def list_games():
     return jsonify([
         {
             "id": g.id,
-            "label": g.label,
+            "label": g.title,
             "players": {"min": g.min_players, "max": g.max_players},
             "available": g.score is not None,
             "variants": [
                 {"id": v, "label": label,
                  "breakdown": [{"key": c.key, "label": c.label_for(v), "hint": c.hint_for(v)}
                                for c in g.categories_for(v)],
-                 "tiebreaks": list(g.tiebreaks.get(v, ()))}
-                for v, label in g.variants.items()
+                 "tiebreaks": list(g.tiebreak_lines(v))}
+                for v, label in g.variant_items()
+
             ],
         }
         for g in games.GAMES.values()

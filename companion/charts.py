@@ -16,6 +16,7 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from .games.core import points_text
+from .games.i18n import _
 
 # Okabe-Ito and a few more: told apart by most colour-blind readers, and in grey on paper.
 CATEGORY_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442",
@@ -59,7 +60,7 @@ def category_mix(labels: Sequence[str], players: Sequence[tuple[str, Sequence[in
     bars = []
     for (name, points), neg in zip(players, negatives, strict=True):
         parts = [f"{text(label)} {points_text(p)}" for label, p in zip(labels, points, strict=True) if p]
-        said = f"{text(name)} : " + (", ".join(parts) if parts else "aucun point")
+        said = f"{text(name)} : " + (", ".join(parts) if parts else _("aucun point"))
         rects = []
         x = zero
         for i, (label, p) in enumerate(zip(labels, points, strict=True)):
@@ -141,9 +142,10 @@ def totals_over_time(series: Sequence[Series], plays: int, first: datetime | Non
                              f'<title>{escape(s.name)}, {escape(date(when))} : '
                              f'{escape(points_text(t))}</title></circle>')
     described = "; ".join(_describe(s) for s in series)
+    order = escape(_("Totaux dans l'ordre des parties."))
     svg = (f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '
            f'aria-labelledby="{ident}-t {ident}-d"><title id="{ident}-t">{escape(title)}</title>'
-           f'<desc id="{ident}-d">Totaux dans l\'ordre des parties. {escape(described)}</desc>'
+           f'<desc id="{ident}-d">{order} {escape(described)}</desc>'
            f'{"".join(parts)}</svg>')
     return Markup(svg)  # noqa: S704 - texts escaped above, numbers and colours checked
 
@@ -153,8 +155,9 @@ def _describe(s: Series) -> str:
     totals = [t for _, _, t in s.points]
     if len(totals) <= 12:
         return f"{s.name} : {', '.join(points_text(t) for t in totals)}"
-    return (f"{s.name} : {len(totals)} parties, de {points_text(min(totals))} à "
-            f"{points_text(max(totals))} points, la dernière {points_text(totals[-1])}")
+    return _("{name} : {n} parties, de {low} à {high} points, la dernière {last}", name=s.name,
+             n=len(totals), low=points_text(min(totals)), high=points_text(max(totals)),
+             last=points_text(totals[-1]))
 
 
 def _nice(raw: float) -> int:

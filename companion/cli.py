@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from . import games, jsonio
+from .games import i18n
 from .games.core import InvalidDocument
+from .games.i18n import _
 
 EXIT_INVALID = 2
 
@@ -26,7 +28,7 @@ class Failure(Exception):
 
 
 def read_document(source: str, stdin=None) -> object:
-    label = "entrée standard" if source == "-" else source
+    label = _("entrée standard") if source == "-" else source
     try:
         if source == "-":
             text = (stdin or sys.stdin).read()
@@ -34,14 +36,15 @@ def read_document(source: str, stdin=None) -> object:
             with open(source, encoding="utf-8") as fh:
                 text = fh.read()
     except FileNotFoundError:
-        raise Failure([f"{label}: fichier introuvable"]) from None
+        raise Failure([_("{label}: fichier introuvable", label=label)]) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise Failure([f"{label}: lecture impossible ({exc.__class__.__name__})"]) from None
+        raise Failure([_("{label}: lecture impossible ({reason})", label=label,
+                         reason=exc.__class__.__name__)]) from None
     try:
         return jsonio.parse(text)
     except jsonio.NotJson as exc:
-        where = f" (ligne {exc.line}, colonne {exc.column})" if exc.line else ""
-        raise Failure([f"document: {label} : {exc}{where}"]) from None
+        where = _(" (ligne {line}, colonne {column})", line=exc.line, column=exc.column) if exc.line else ""
+        raise Failure([_("document: {label} : {exc}{where}", label=label, exc=exc, where=where)]) from None
     except InvalidDocument as exc:
         raise Failure([f"{p.path}: {p.message}" for p in exc.problems]) from None
 
@@ -66,10 +69,12 @@ COMMANDS = {"score": cmd_score}
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m companion",
-        description="Compagnon de score pour Rebirth, Reterra et Revive.")
+        description=_("Compagnon de score pour Rebirth, Reterra et Revive."))
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, default=i18n.DEFAULT,
+                        help=_("langue des messages et des feuilles (fr par défaut, en)"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="commande")
-    p = sub.add_parser("score", help="calcule le résultat d'une partie (document JSON du contrat)")
-    p.add_argument("file", help="fichier JSON de la partie, ou - pour l'entrée standard")
+    p = sub.add_parser("score", help=_("calcule le résultat d'une partie (document JSON du contrat)"))
+    p.add_argument("file", help=_("fichier JSON de la partie, ou - pour l'entrée standard"))
     for module in EXTENSIONS:
         importlib.import_module(module).extend(sub, COMMANDS)
     return parser
@@ -80,14 +85,38 @@ def build_parser() -> argparse.ArgumentParser:
 EXTENSIONS = ("companion.pdf.cli", "companion.exchange_cli")
 
 
+def split_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """`--lang en` (or `--lang=en`) anywhere on the line, so that it works after the command too
+    (`score game.json --lang en`) and the help itself is in that language."""
+    rest, lang, args = [], None, list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--lang" and i + 1 < len(args):
+            lang, i = args[i + 1], i + 2
+            continue
+        if arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return lang, rest
+
+
 def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    args = build_parser().parse_args(argv)
-    try:
-        return COMMANDS[args.command](args, stdout, stdin)
-    except Failure as failure:
-        for line in failure.lines:
-            print(line, file=stderr)
-        return EXIT_INVALID
+    lang, argv = split_lang(sys.argv[1:] if argv is None else argv)
+    with i18n.using(lang):
+        if lang is not None and i18n.normalise(lang) is None:
+            print(_("--lang : langue inconnue « {lang} » (attendu : {expected})", lang=lang,
+                    expected=", ".join(i18n.LANGUAGES)), file=stderr)
+            return EXIT_INVALID
+        args = build_parser().parse_args(argv)
+        try:
+            return COMMANDS[args.command](args, stdout, stdin)
+        except Failure as failure:
+            for line in failure.lines:
+                print(line, file=stderr)
+            return EXIT_INVALID
 

@@ -7,18 +7,20 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .games.i18n import N_, _, tr
+
 MESSAGES = {
-    400: ("Requête incorrecte", "La demande n'a pas pu être comprise."),
-    403: ("Accès refusé", "Ce lien ne donne pas accès à cette page."),
-    404: ("Page introuvable", "Cette page n'existe pas, ou le lien de la partie est incomplet."),
-    405: ("Méthode non permise", "Cette page ne s'utilise pas ainsi."),
-    408: ("Délai dépassé", "Les données sont arrivées trop lentement. Rien n'a été enregistré : "
-                           "réessayez."),
-    409: ("Conflit", "Quelqu'un d'autre a modifié cette partie entre-temps."),
-    413: ("Trop volumineux", "Les données envoyées dépassent la taille permise."),
-    422: ("Données invalides", "Les données reçues ne décrivent pas une partie valide."),
-    500: ("Erreur interne", "Quelque chose s'est mal passé de notre côté. Les parties enregistrées "
-                            "ne sont pas touchées ; réessayez dans un instant."),
+    400: (N_("Requête incorrecte"), N_("La demande n'a pas pu être comprise.")),
+    403: (N_("Accès refusé"), N_("Ce lien ne donne pas accès à cette page.")),
+    404: (N_("Page introuvable"), N_("Cette page n'existe pas, ou le lien de la partie est incomplet.")),
+    405: (N_("Méthode non permise"), N_("Cette page ne s'utilise pas ainsi.")),
+    408: (N_("Délai dépassé"), N_("Les données sont arrivées trop lentement. Rien n'a été enregistré : "
+                              "réessayez.")),
+    409: (N_("Conflit"), N_("Quelqu'un d'autre a modifié cette partie entre-temps.")),
+    413: (N_("Trop volumineux"), N_("Les données envoyées dépassent la taille permise.")),
+    422: (N_("Données invalides"), N_("Les données reçues ne décrivent pas une partie valide.")),
+    500: (N_("Erreur interne"), N_("Quelque chose s'est mal passé de notre côté. Les parties enregistrées ne "
+                               "sont pas touchées ; réessayez dans un instant.")),
 }
 
 
@@ -27,7 +29,10 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, message: str | None = None, problems: list[dict] | None = None):
-    title, default = MESSAGES.get(status, MESSAGES[500] if status >= 500 else MESSAGES[400])
+    pair = MESSAGES.get(status, MESSAGES[500] if status >= 500 else MESSAGES[400])
+    title, default = tr(pair[0]), tr(pair[1])
+
+
     if wants_json():
         body = {"errors": problems or [{"path": "document", "message": message or default}]}
         return jsonify(body), status
@@ -38,8 +43,8 @@ def error_response(status: int, message: str | None = None, problems: list[dict]
 def handle_http(exc: HTTPException):
     status = exc.code or 500
     if isinstance(exc, CSRFError):
-        return error_response(400, "Le formulaire a expiré ou vient d'un autre site : "
-                                   "rechargez la page et recommencez. Rien n'a été enregistré.")
+        return error_response(400, _("Le formulaire a expiré ou vient d'un autre site : rechargez la "
+                                     "page et recommencez. Rien n'a été enregistré."))
     return error_response(status)
 
 
@@ -50,6 +55,7 @@ def handle_unexpected(exc: Exception):
     from flask import current_app
 
     current_app.logger.exception("Unhandled error", exc_info=exc)
+
     return error_response(500)
 
 

@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from . import forms, games, jsonio
 from .extensions import db
 from .games.core import InvalidDocument, Problem, join
+from .games.i18n import _
 from .models import DeviceGame, GameRecord
 
 FORMAT = "companion-export"
@@ -187,8 +188,9 @@ def parse(text: str | bytes) -> list[Incoming]:
     try:
         data = jsonio.parse(text)
     except jsonio.NotJson as exc:
-        where = f" (ligne {exc.line}, colonne {exc.column})" if exc.line else ""
-        raise Refused([Problem("fichier", f"{exc}{where}")]) from None
+        message = (_("ce n'est pas du JSON valide (ligne {v1}, colonne {v2})", v1=exc.line, v2=exc.column)
+                   if exc.line else str(exc))
+        raise Refused([Problem("fichier", message)]) from None
     except InvalidDocument as exc:
         raise Refused(exc.problems) from None
     return validate(data)
@@ -198,21 +200,23 @@ def validate(data: object) -> list[Incoming]:
     problems: list[Problem] = []
     add = problems.append
     if not isinstance(data, dict):
-        raise Refused([Problem("fichier", "attendu : un objet JSON exporté par « Mes parties »")])
+        raise Refused([Problem("fichier", _("attendu : un objet JSON exporté par « Mes parties »"))])
     if data.get("format") != FORMAT:
-        add(Problem("format", f"attendu « {FORMAT} » : ce fichier n'est pas un export du Compagnon"))
+        add(Problem("format", _("attendu « {FORMAT} » : ce fichier n'est pas un export du Compagnon",
+                                FORMAT=FORMAT)))
     if data.get("version") != VERSION:
-        add(Problem("version", f"version de fichier non prise en charge : {data.get('version')!r} "
-                               f"(attendu : {VERSION})"))
+        add(Problem("version", _("version de fichier non prise en charge : {v1!r} (attendu : {VERSION})",
+                                 v1=data.get('version'), VERSION=VERSION)))
     for key in data:
         if key not in ("format", "version", "exported_at", "games"):
-            add(Problem(str(key), "clé inconnue"))
+            add(Problem(str(key), _("clé inconnue")))
     items = data.get("games")
     if not isinstance(items, list):
-        add(Problem("games", "champ obligatoire : la liste des parties"))
+        add(Problem("games", _("champ obligatoire : la liste des parties")))
         raise Refused(problems)
     if len(items) > MAX_GAMES:
-        add(Problem("games", f"au plus {MAX_GAMES} parties par fichier (il y en a {len(items)})"))
+        add(Problem("games", _("au plus {MAX_GAMES} parties par fichier (il y en a {v2})",
+                               MAX_GAMES=MAX_GAMES, v2=len(items))))
         raise Refused(problems)
     seen: dict[str, int] = {}
     incoming = []
@@ -220,7 +224,7 @@ def validate(data: object) -> list[Incoming]:
         found = _game(item, join("games", i), problems.append)
         uid = item.get("id") if isinstance(item, dict) else None
         if isinstance(uid, str) and uid in seen:
-            add(Problem(join(join("games", i), "id"), f"même identifiant que games[{seen[uid]}]"))
+            add(Problem(join(join("games", i), "id"), _("même identifiant que games[{v1}]", v1=seen[uid])))
             continue
         if isinstance(uid, str):
             seen[uid] = i
@@ -233,18 +237,19 @@ def validate(data: object) -> list[Incoming]:
 
 def _game(item: object, path: str, add) -> Incoming | None:
     if not isinstance(item, dict):
-        add(Problem(path, "doit être un objet"))
+        add(Problem(path, _("doit être un objet")))
         return None
     before = _Count(add)
     for key in item:
         if key not in GAME_KEYS:
-            before(Problem(join(path, str(key)), "clé inconnue"))
+            before(Problem(join(path, str(key)), _("clé inconnue")))
     uid = item.get("id")
     if not isinstance(uid, str) or not UID.fullmatch(uid):
-        before(Problem(join(path, "id"), "identifiant attendu : 32 caractères hexadécimaux"))
+        before(Problem(join(path, "id"), _("identifiant attendu : 32 caractères hexadécimaux")))
     status = item.get("status")
     if status not in STATUSES:
-        before(Problem(join(path, "status"), f"statut inconnu : {status!r} (attendu : draft ou scored)"))
+        before(Problem(join(path, "status"), _("statut inconnu : {status!r} (attendu : draft ou scored)",
+                                               status=status)))
     created = _when(item.get("created_at"), join(path, "created_at"), before, required=True)
     updated = _when(item.get("updated_at"), join(path, "updated_at"), before, required=False) or created
     document = item.get("document")
@@ -258,11 +263,11 @@ def _game(item: object, path: str, add) -> Incoming | None:
     if colours is None:
         colours = [""] * n
     elif not isinstance(colours, list) or len(colours) != n:
-        before(Problem(join(path, "colours"), f"attendu : une couleur par joueur ({n})"))
+        before(Problem(join(path, "colours"), _("attendu : une couleur par joueur ({n})", n=n)))
     else:
         for j, c in enumerate(colours):
             if not (c == "" or (isinstance(c, str) and HEX.fullmatch(c))):
-                before(Problem(join(join(path, "colours"), j), "couleur attendue au format #rrggbb"))
+                before(Problem(join(join(path, "colours"), j), _("couleur attendue au format #rrggbb")))
     if before.count:
         return None
     return Incoming(uid, status, created, updated, [c.lower() for c in colours], document)
@@ -288,7 +293,7 @@ def _when(value: object, path: str, add, *, required: bool) -> datetime | None:
             pass
         else:
             return utc(moment)
-    add(Problem(path, "date attendue au format ISO 8601 (2026-11-24T18:40:00Z)"))
+    add(Problem(path, _("date attendue au format ISO 8601 (2026-11-24T18:40:00Z)")))
     return None
 
 

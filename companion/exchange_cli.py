@@ -11,9 +11,10 @@ from __future__ import annotations
 import sys
 
 from . import cli
+from .games.i18n import N_, _, ngettext, tr
 
-DEVICE_HELP = ("identifiant d'appareil (cookie companion_device) : ses parties seulement / "
-               "les ajouter à sa liste")
+DEVICE_HELP = N_("identifiant d'appareil (cookie companion_device) : ses parties seulement / les "
+                 "ajouter à sa liste")
 
 
 def _app():
@@ -36,10 +37,10 @@ def cmd_export(args, stdout, stdin) -> int:  # noqa: ARG001 - the commands' shar
                 fh.write(text)
         except OSError as exc:
             reason = exc.strerror or exc.__class__.__name__
-            raise cli.Failure([f"{args.output}: écriture impossible ({reason})"]) from None
-        n = len(records)
-        print(f"{n} partie exportée" if n <= 1 else f"{n} parties exportées", f"dans {args.output}",
-              file=stdout)
+            raise cli.Failure([_("{file}: écriture impossible ({reason})", file=args.output,
+                                 reason=reason)]) from None
+        print(ngettext("{n} partie exportée dans {file}", "{n} parties exportées dans {file}", len(records),
+                       file=args.output), file=stdout)
     return 0
 
 
@@ -47,7 +48,7 @@ def cmd_import(args, stdout, stdin) -> int:
     from . import exchange
     from .views.exchange import said
 
-    label = "entrée standard" if args.file == "-" else args.file
+    label = _("entrée standard") if args.file == "-" else args.file
     try:
         if args.file == "-":
             data = (stdin or sys.stdin).read()
@@ -55,9 +56,10 @@ def cmd_import(args, stdout, stdin) -> int:
             with open(args.file, "rb") as fh:
                 data = fh.read()
     except FileNotFoundError:
-        raise cli.Failure([f"{label}: fichier introuvable"]) from None
+        raise cli.Failure([_("{label}: fichier introuvable", label=label)]) from None
     except OSError as exc:
-        raise cli.Failure([f"{label}: lecture impossible ({exc.__class__.__name__})"]) from None
+        raise cli.Failure([_("{label}: lecture impossible ({reason})", label=label,
+                             reason=exc.__class__.__name__)]) from None
     try:
         incoming = exchange.parse(data)
     except exchange.Refused as refused:
@@ -72,13 +74,15 @@ def cmd_import(args, stdout, stdin) -> int:
 
 
 def extend(sub, commands: dict) -> None:
-    p = sub.add_parser("export", help="exporte les parties (JSON à restaurer, ou CSV pour un tableur)")
-    p.add_argument("--format", choices=("json", "csv"), default="json", help="json (par défaut) ou csv")
-    p.add_argument("--device", metavar="APPAREIL", help=DEVICE_HELP + " (par défaut : toutes les parties)")
-    p.add_argument("-o", "--output", default="-", help="fichier à écrire, ou - pour la sortie standard")
+    p = sub.add_parser("export", help=_("exporte les parties (JSON à restaurer, ou CSV pour un tableur)"))
+    p.add_argument("--format", choices=("json", "csv"), default="json", help=_("json (par défaut) ou csv"))
+    p.add_argument("--device", metavar=_("APPAREIL"),
+                   help=tr(DEVICE_HELP) + _(" (par défaut : toutes les parties)"))
+    p.add_argument("-o", "--output", default="-", help=_("fichier à écrire, ou - pour la sortie standard"))
     commands["export"] = cmd_export
     p = sub.add_parser("import",
-                       help="restaure un fichier JSON exporté (rien n'est modifié s'il a une erreur)")
-    p.add_argument("file", help="fichier JSON exporté, ou - pour l'entrée standard")
-    p.add_argument("--device", metavar="APPAREIL", help=DEVICE_HELP)
+                       help=_("restaure un fichier JSON exporté (rien n'est modifié s'il a une erreur)"))
+    p.add_argument("file", help=_("fichier JSON exporté, ou - pour l'entrée standard"))
+    p.add_argument("--device", metavar=_("APPAREIL"), help=tr(DEVICE_HELP))
+
     commands["import"] = cmd_import

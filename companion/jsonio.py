@@ -13,6 +13,7 @@ import json
 import re
 
 from .games.core import ROOT, InvalidDocument, Problem, join
+from .games.i18n import _
 
 # A surrogate can only come from a \\uD800-\\uDFFF escape (strict UTF-8 decoding refuses raw ones),
 # so documents without one skip the walk for surrogates.
@@ -48,7 +49,7 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict:
 
 
 def _no_constant(name: str):
-    raise NotJson(f"{name} n'est pas une valeur JSON")
+    raise NotJson(_("{name} n'est pas une valeur JSON", name=name))
 
 
 def _has_surrogate(text: str) -> bool:
@@ -63,20 +64,22 @@ def shown(key: str) -> str:
 def _problems(value: object, surrogates: bool) -> list[Problem]:
     """Every duplicate key and (when `surrogates`) every lone surrogate, with its path."""
     problems: list[Problem] = []
-    bad_text = ("contient un caractère invalide (moitié isolée d'une paire UTF-16, écrite \\ud800 à "
-                "\\udfff) : ce n'est pas du texte Unicode")
+    bad_text = _("contient un caractère invalide (moitié isolée d'une paire UTF-16, écrite \\ud800 à "
+                 "\\udfff) : ce n'est pas du texte Unicode")
+    bad_key = _("le nom de cette clé contient un caractère invalide (moitié isolée d'une paire UTF-16, "
+                "écrite \\ud800 à \\udfff) : ce n'est pas du texte Unicode")
     stack: list[tuple[str, object]] = [(ROOT, value)]
     while stack:
         path, item = stack.pop()
         if isinstance(item, dict):
             for key in getattr(item, "duplicates", ()):
                 problems.append(Problem(join(path, shown(key)),
-                                        "clé présente plusieurs fois dans le même objet : "
-                                        "une seule valeur par clé"))
+                                        _("clé présente plusieurs fois dans le même objet : une seule "
+                                          "valeur par clé")))
             for key, child in item.items():
                 child_path = join(path, shown(key))
                 if surrogates and _has_surrogate(key):
-                    problems.append(Problem(child_path, "le nom de cette clé " + bad_text))
+                    problems.append(Problem(child_path, bad_key))
                 stack.append((child_path, child))
         elif isinstance(item, list):
             stack.extend((join(path, i), child) for i, child in enumerate(item))
@@ -92,15 +95,16 @@ def parse(data: str | bytes) -> object:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise NotJson(f"le texte n'est pas de l'UTF-8 valide (octet {exc.start + 1})") from None
+            raise NotJson(_("le texte n'est pas de l'UTF-8 valide (octet {n})", n=exc.start + 1)) from None
+
     try:
         value = json.loads(data, object_pairs_hook=_pairs, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise NotJson("ce n'est pas du JSON valide", exc.lineno, exc.colno) from None
+        raise NotJson(_("ce n'est pas du JSON valide"), exc.lineno, exc.colno) from None
     except RecursionError:
-        raise NotJson("le JSON est imbriqué trop profondément") from None
+        raise NotJson(_("le JSON est imbriqué trop profondément")) from None
     except ValueError as exc:  # a number too long to read, NaN...
-        raise NotJson(str(exc) if isinstance(exc, NotJson) else "nombre illisible") from None
+        raise NotJson(str(exc) if isinstance(exc, NotJson) else _("nombre illisible")) from None
     problems = _problems(value, surrogates=bool(SURROGATE_ESCAPE.search(data)))
     if problems:
         raise InvalidDocument(problems)

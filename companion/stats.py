@@ -166,7 +166,7 @@ def summarise(plays: Iterable[Play], player: str | None = None) -> Summary:
 
 def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None) -> Group:
     game = games.GAMES[game_id]
-    label = game.label if len(game.variants) == 1 else f"{game.label} · {game.variant_label(variant)}"
+    label = game.title if len(game.variants) == 1 else f"{game.title} · {game.variant_label(variant)}"
     categories = game.categories_for(variant)
     players: dict[str, PlayerStats] = {}
     sums = {c.key: 0 for c in categories}

@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from . import games
 from .extensions import db
+from .games import i18n
 from .models import DeviceGame, GameRecord, now
 
 DEVICE_COOKIE = "companion_device"
@@ -178,12 +179,12 @@ def result_of(record: GameRecord):
 
     The edit page, the results pages and the history all ask for it, again and again between two
     saves: results are kept per document text (the text is the key, so a document changed by any
-    means is scored anew)."""
-    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False))
+    means is scored anew), and per language: the explanations are sentences in the reader's."""
+    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False), i18n.current())
 
 
 @lru_cache(maxsize=512)
-def _result_of_text(text: str):
+def _result_of_text(text: str, lang: str):
     try:
         return games.score(json.loads(text))
     except games.InvalidDocument:

@@ -103,8 +103,18 @@ def browser():
 @pytest.fixture
 def phone(browser, live_server):
     """A fresh phone (390×844, touch) whose every request must stay on the app's origin."""
+    yield from _phone(browser, live_server, "fr-FR")
+
+
+@pytest.fixture
+def english_phone(browser, live_server):
+    """The same phone set to English (Accept-Language en-GB): the app answers in English."""
+    yield from _phone(browser, live_server, "en-GB")
+
+
+def _phone(browser, live_server, locale: str):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2, locale="fr-FR")
+                                  has_touch=True, device_scale_factor=2, locale=locale)
     origin = urlparse(live_server.url).netloc
     outside: list[str] = []
 

@@ -118,7 +118,11 @@ Markup conventions read by ``static/js/play.js`` (the generic macros already wri
 Messages
 --------
 
-Write them for a player: no contract key, no "(reçu 9)". A game's engine reports a value wrong on
+Write them for a player: no contract key, no "(reçu 9)". In French, as message ids: a game module's
+labels, hints, item and add labels are marked ``N_("…")`` and read in the reader's language when the
+fields are bound (form classes are built once; a label with values is a ``lambda: _("…", n=…)``);
+messages made while checking use ``_("…")`` (docs/architecture.md, "Languages").
+ A game's engine reports a value wrong on
 its own with ``check.add`` (never stored) and a rule between fields not met yet with ``check.rule``
 (stored as a draft, flagged beside each field, results refused): ``check`` tells them apart by
 ``Problem.kind``.
@@ -151,6 +155,7 @@ from wtforms.validators import StopValidation
 
 from .. import games
 from ..games.core import join
+from ..games.i18n import N_, _, tr
 
 _INT = re.compile(r"[+-]?\d{1,7}")
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
@@ -158,16 +163,27 @@ try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions
 except ImportError:  # pragma: no cover - WTForms < 3.3
     _SelectChoice = None
 SKIPPED = ("csrf_token", "version", "base_values")
+# The palettes' colour names (each game's PALETTE is French, like every message id): for extraction.
+COLOUR_WORDS = (N_("rouge"), N_("bleu"), N_("jaune"), N_("vert"), N_("violet"), N_("noir"))
 
 
 # --------------------------------------------------------------------------- field types
+
+
+def _t(text):
+    """A label, hint or choice written in a game's form module (French, marked with N_) in the
+    current language. Fields are built for each request (WTForms binds them then), so a page is in
+    its reader's language even though the form classes are made once."""
+    if callable(text):  # a message with values (« 1 à {top} »): made when the field is
+        return text()
+    return tr(text) if isinstance(text, str) and text else text
 
 
 class _Extras:
     """What the generic templates need beyond WTForms: a hint, and the show-if / copy-to markers."""
 
     def _extras(self, kwargs: dict) -> dict:
-        self.hint = kwargs.pop("hint", "") or ""
+        self.hint = _t(kwargs.pop("hint", "") or "")
         self.show_if = kwargs.pop("show_if", None)
         self.copy_to = kwargs.pop("copy_to", None)
         # a ui-only switch whose stored value is read back from the document (Reterra's "dessiner"
@@ -187,7 +203,7 @@ class Count(_Extras, StringField):
                      "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
                      "enterkeyhint": "next", "class": "num"}
         render_kw.update(kwargs.pop("render_kw", None) or {})
-        super().__init__(label, render_kw={k: v for k, v in render_kw.items() if v is not None}, **kwargs)
+        super().__init__(_t(label), render_kw={k: v for k, v in render_kw.items() if v is not None}, **kwargs)
 
     def process_data(self, value):
         self.data = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -200,7 +216,7 @@ class Count(_Extras, StringField):
         if raw == "":
             return
         if not _INT.fullmatch(raw):
-            raise ValueError("doit être un nombre entier")
+            raise ValueError(_("doit être un nombre entier"))
         self.data = int(raw)
 
     def _value(self):
@@ -212,24 +228,35 @@ class Count(_Extras, StringField):
         if self.process_errors:
             raise StopValidation()
         if self.data is not None and not self.lo <= self.data <= self.hi:
-            raise StopValidation(f"doit être entre {self.lo} et {self.hi}")
+            raise StopValidation(_("doit être entre {lo} et {hi}", lo=self.lo, hi=self.hi))
+
+
+class Text(StringField):
+    """A plain text field whose label and description (French message ids) are read in the
+    reader's language, like the other types' (Reterra's card name, the new-game names)."""
+
+    def __init__(self, label=None, validators=None, description="", **kwargs):
+        super().__init__(_t(label), validators, description=_t(description), **kwargs)
 
 
 class Flag(_Extras, BooleanField):
     def __init__(self, label=None, hint="", **kwargs):
-        super().__init__(label, **self._extras({"hint": hint, **kwargs}))
+        super().__init__(_t(label), **self._extras({"hint": hint, **kwargs}))
 
 
 class Choice(_Extras, RadioField):
     def __init__(self, label=None, hint="", choices=(), **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
-        super().__init__(label, choices=options(choices), validate_choice=False, **kwargs)
+        if callable(choices):  # labels made in the reader's language (« Ville 2 cases »)
+            choices = choices()
+        super().__init__(_t(label), choices=options([(v, _t(text)) for v, text in choices]),
+                         validate_choice=False, **kwargs)
 
     def pre_validate(self, form):
         if self.data == "":  # nothing chosen (a merged save writes a blank radio as "")
             self.data = None
         if self.data is not None and self.data not in choice_labels(self.choices):
-            raise StopValidation("choix inconnu")
+            raise StopValidation(_("choix inconnu"))
 
 
 class Name(_Extras, SelectField):
@@ -237,19 +264,19 @@ class Name(_Extras, SelectField):
 
     def __init__(self, label=None, hint="", **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
-        super().__init__(label, choices=[], validate_choice=False, **kwargs)
+        super().__init__(_t(label), choices=[], validate_choice=False, **kwargs)
 
     def process_data(self, value):
         self.data = value if isinstance(value, str) else ""
 
     def pre_validate(self, form):
         if self.data and self.data not in choice_labels(self.choices):
-            raise StopValidation("choisissez un joueur de la partie")
+            raise StopValidation(_("choisissez un joueur de la partie"))
 
 
 class Group(_Extras, FormField):
     def __init__(self, form_class, label=None, hint="", **kwargs):
-        super().__init__(form_class, label, **self._extras({"hint": hint, **kwargs}))
+        super().__init__(form_class, _t(label), **self._extras({"hint": hint, **kwargs}))
 
 
 class Fixed(_Extras, FieldList):
@@ -257,8 +284,9 @@ class Fixed(_Extras, FieldList):
 
     def __init__(self, unbound_field, n: int, label=None, hint="", item_labels=(), **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
-        self.item_labels = list(item_labels)
-        super().__init__(unbound_field, label, min_entries=n, max_entries=n, **kwargs)
+        # A callable gives labels known only now (Revive's « couleur n » in the reader's language).
+        self.item_labels = list(item_labels()) if callable(item_labels) else [_t(x) for x in item_labels]
+        super().__init__(unbound_field, _t(label), min_entries=n, max_entries=n, **kwargs)
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
@@ -283,14 +311,14 @@ class Rows(_Extras, FieldList):
     row) gets the players as its `Name` choices, like the rows built with the form (`give_names`)."""
 
     def __init__(self, unbound_field, label=None, hint="", max_entries: int = 20,
-                 add_label: str = "Ajouter une ligne", item_label: str = "", remove_label: str = "",
+                 add_label: str = N_("Ajouter une ligne"), item_label: str = "", remove_label: str = "",
                  **kwargs):
         kwargs = self._extras({"hint": hint, **kwargs})
-        self.add_label = add_label
-        self.item_label = item_label
-        self.remove_label = remove_label
+        self.add_label = _t(add_label)
+        self.item_label = _t(item_label)
+        self.remove_label = _t(remove_label)
         self.names = None  # the players, once `give_names` has run on the form
-        super().__init__(unbound_field, label, min_entries=1, max_entries=max_entries, **kwargs)
+        super().__init__(unbound_field, _t(label), min_entries=1, max_entries=max_entries, **kwargs)
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
@@ -383,7 +411,8 @@ class Screens:
 
     @property
     def palette(self) -> list[tuple[str, str]]:
-        return list(self.module.PALETTE)
+        """(hex, colour name in the current language) of the box's colours."""
+        return [(hex_, tr(name)) for hex_, name in self.module.PALETTE]
 
     def default_colours(self, n: int) -> list[str]:
         pal = [hex_ for hex_, _ in self.palette]
@@ -654,7 +683,8 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
                 add(f.name, message)
     if "csrf_token" in form and form.csrf_token.errors:
         blocking = True
-        general.append("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce téléphone).")
+        general.append(_("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce "
+                         "téléphone)."))
     doc, paths = screens_.to_document(record_document, form)
     result = None
     try:
@@ -882,7 +912,7 @@ def labels(form) -> dict[str, str]:
     for f in form:
         if f.short_name == "players" and isinstance(f, FieldList):
             for i, entry in enumerate(f.entries):
-                who = names[i] if i < len(names) else f"Joueur {i + 1}"
+                who = names[i] if i < len(names) else _("Joueur {n}", n=i + 1)
                 out[entry.name] = who
                 for sub in entry.form:
                     visit(sub, who)
@@ -962,9 +992,9 @@ def differences(mine, theirs) -> dict[str, str]:
 
 
 class PlayerRow(Form):
-    name = StringField("Nom", render_kw={"autocomplete": "off", "list": "noms-connus", "maxlength": 40,
+    name = Text(N_("Nom"), render_kw={"autocomplete": "off", "list": "noms-connus", "maxlength": 40,
                                          "autocapitalize": "words", "enterkeyhint": "next"})
-    colour = SelectField("Couleur", choices=[], validate_choice=False)
+    colour = SelectField(N_("Couleur"), choices=[], validate_choice=False)
 
 
 COLOUR_NAMES_MAX = 3
@@ -975,7 +1005,7 @@ def new_game_form(max_players: int) -> type[FlaskForm]:
     return type(f"NewGame{max_players}", (FlaskForm,), {
         "game": HiddenField(),
         "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
-        "variant": RadioField("Variante", choices=[], validate_choice=False),
+        "variant": RadioField(N_("Variante"), choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
         # the table's own names for a game's colours (Revive), asked once; unused by other games
         "colour_names": FieldList(StringField(render_kw={"autocomplete": "off", "maxlength": 20,

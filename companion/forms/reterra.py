@@ -29,7 +29,8 @@ from wtforms.fields import FieldList, HiddenField, StringField
 from wtforms.validators import StopValidation
 
 from ..games import reterra as engine
-from . import Choice, Count, Group, Rows, is_blank
+from ..games.i18n import N_, _
+from . import Choice, Count, Group, Rows, Text, _t, is_blank
 
 PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
     ("#2f7d4f", "vert"),
@@ -41,7 +42,7 @@ PALETTE = [  # Reterra has no player colours: these only tell the players apart 
 ]
 
 COUNTS, GRID = "counts", "grid"
-MODES = [(COUNTS, "Compter sur le plateau"), (GRID, "Dessiner la communauté")]
+MODES = [(COUNTS, N_("Compter sur le plateau")), (GRID, N_("Dessiner la communauté"))]
 SIZE = engine.SIZE
 COLUMNS = "ABCDEFGH"[:SIZE]
 COUNT_KEYS = tuple(engine.COUNT_BOUNDS)
@@ -81,15 +82,16 @@ def parse_squares(text: str, tiles: bool = False) -> list[tuple[int, int]]:
         col = COLUMNS.find(m.group(1).upper()) if m else -1
         row = int(m.group(2)) - 1 if m else -1
         if col < 0 or not 0 <= row < SIZE:
-            raise ValueError(f"« {token} » n'est pas une case : une lettre de A à {COLUMNS[-1]} (colonne) "
-                             f"puis un chiffre de 1 à {SIZE} (ligne), par exemple C4")
+            raise ValueError(_("« {token} » n'est pas une case : une lettre de A à {v2} (colonne) puis "
+                               "un chiffre de 1 à {SIZE} (ligne), par exemple C4",
+                               token=token, v2=COLUMNS[-1], SIZE=SIZE))
         name = square_name(row, col)
         where = (row // 2, col // 2) if tiles else (row, col)
         if where in first:
             if tiles:
-                raise ValueError(f"{first[where]} et {name} sont sur la même tuile : "
-                                 "une seule fois par tuile")
-            raise ValueError(f"{name} est écrite deux fois")
+                raise ValueError(_("{v1} et {name} sont sur la même tuile : une seule fois par tuile",
+                                   v1=first[where], name=name))
+            raise ValueError(_("{name} est écrite deux fois", name=name))
         first[where] = name
         found.append(where)
     return found
@@ -109,9 +111,9 @@ def write_squares(squares, tiles: bool = False) -> str:
     return " ".join(names)
 
 
-_REF = re.compile(r"\b(case|tuile) \[(\d+), (\d+)\]")
+_REF = re.compile(r"\b(case|tuile|square|tile) \[(\d+), (\d+)\]")  # the engine's, either language
 _INDEX = re.compile(r" \((?:relics|relic_tokens|junk|inhabitants|sources)\[\d+\]\)")  # "(junk[0])"
-_COLUMN = re.compile(r"en colonne (\d)\b")
+_COLUMN = re.compile(r"(en colonne|in column) (\d)\b")
 
 
 def readable(message: str) -> str:
@@ -119,12 +121,13 @@ def readable(message: str) -> str:
 
     def ref(m: re.Match) -> str:
         r, c = int(m.group(2)), int(m.group(3))
-        if m.group(1) == "tuile":
-            return f"tuile {tile_name(r, c)}" if 0 <= r < SIZE // 2 and 0 <= c < SIZE // 2 else m.group(0)
-        return f"case {square_name(r, c)}" if 0 <= r < SIZE and 0 <= c < SIZE else m.group(0)
+        word = m.group(1)
+        if word in ("tuile", "tile"):
+            return f"{word} {tile_name(r, c)}" if 0 <= r < SIZE // 2 and 0 <= c < SIZE // 2 else m.group(0)
+        return f"{word} {square_name(r, c)}" if 0 <= r < SIZE and 0 <= c < SIZE else m.group(0)
 
     message = _INDEX.sub("", _REF.sub(ref, message))
-    return _COLUMN.sub(lambda m: f"en colonne {COLUMNS[int(m.group(1))]}" if int(m.group(1)) < SIZE
+    return _COLUMN.sub(lambda m: f"{m.group(1)} {COLUMNS[int(m.group(2))]}" if int(m.group(2)) < SIZE
                        else m.group(0), message)
 
 
@@ -142,14 +145,15 @@ class Squares(StringField):
     (normalised when it parses, as typed when it does not); `pairs()` the contract's [row, col] list."""
 
     def __init__(self, label=None, hint="", tiles: bool = False, **kwargs):
-        self.hint = hint
+        self.hint = _t(hint)
         self.tiles = tiles
         self.show_if = self.copy_to = None
         self.squares: list[tuple[int, int]] = []
         render_kw = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
-                     "class": "squares", "placeholder": "ex. A1 C4"}
+                     "class": "squares", "placeholder": _("ex. A1 C4")}
         render_kw.update(kwargs.pop("render_kw", None) or {})
-        super().__init__(label, description=hint, render_kw=render_kw, **kwargs)
+        super().__init__(_t(label), description=_t(hint), render_kw=render_kw, **kwargs)
+
 
     def process_data(self, value):
         self.data = write_squares(value, self.tiles) if isinstance(value, list) else ""
@@ -201,11 +205,12 @@ class TerrainRow(StringField):
             if ch not in engine.TERRAINS:
                 where = square_name(row, c)
                 if ch in (UNPAINTED, "?"):
-                    return f"la case {where} n'est pas encore peinte"
-                return (f"« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) "
-                        "ou R (rocaille)")
+                    return _("la case {where} n'est pas encore peinte", where=where)
+                return (_("« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) ou R "
+                          "(rocaille)",
+                          ch=ch, where=where))
         if len(text) != SIZE:
-            return f"{SIZE} lettres attendues, une par case de A à {COLUMNS[-1]}"
+            return _("{SIZE} lettres attendues, une par case de A à {v2}", SIZE=SIZE, v2=COLUMNS[-1])
         return None
 
 
@@ -214,12 +219,13 @@ class TerrainRow(StringField):
 
 class Grid(Form):
     terrain = FieldList(TerrainRow(), min_entries=SIZE, max_entries=SIZE)
-    sources = Squares("Sources d'énergie", "une case de chaque tuile portant une source (ses 4 cases sont de "
-                      "l'eau) ; seules les 4 tuiles du centre rapportent 8", tiles=True)
-    relics = Squares("Reliques imprimées", "les symboles Relique des tuiles, couverts ou non")
-    relic_tokens = Squares("Jetons Relique", "posés par un pouvoir de bâtiment")
-    junk = Squares("Bric-à-brac", "chaque jeton Bric-à-brac, sur la case de la relique qu'il couvre")
-    inhabitants = Squares("Habitants", "chaque pion Habitant")
+    sources = Squares(N_("Sources d'énergie"), N_("une case de chaque tuile portant une source (ses 4 cases "
+                                              "sont de l'eau) ; seules les 4 tuiles du centre rapportent "
+                                              "8"), tiles=True)
+    relics = Squares(N_("Reliques imprimées"), N_("les symboles Relique des tuiles, couverts ou non"))
+    relic_tokens = Squares(N_("Jetons Relique"), N_("posés par un pouvoir de bâtiment"))
+    junk = Squares(N_("Bric-à-brac"), N_("chaque jeton Bric-à-brac, sur la case de la relique qu'il couvre"))
+    inhabitants = Squares(N_("Habitants"), N_("chaque pion Habitant"))
 
     def rows(self) -> list[str]:
         return [entry.data or "" for entry in self.terrain.entries]
@@ -237,23 +243,27 @@ def player_form(variant: str) -> type[Form]:
 
     class Player(Form):
         ui_only = ("mode", "grid", "built")
-        mode = Choice("Communauté", "comptée sur la table, ou dessinée ici (l'appli compte)",
+        mode = Choice(N_("Communauté"), N_("comptée sur la table, ou dessinée ici (l'appli compte)"),
                       choices=MODES, default=COUNTS, local=True)
-        segments = Count("Segments de 7 cases ou plus", "étendues ininterrompues de cases du même type",
+        segments = Count(N_("Segments de 7 cases ou plus"),
+                         N_("étendues ininterrompues de cases du même type"),
                          hi=bounds["segments"])
-        energy_sources = Count("Sources d'énergie entourées",
-                               "entièrement entourées de tuiles (pas en bordure)",
+        energy_sources = Count(N_("Sources d'énergie entourées"),
+                               N_("entièrement entourées de tuiles (pas en bordure)"),
                                hi=bounds["energy_sources"])
-        relics = Count("Reliques visibles", "symboles et jetons Relique non couverts par du bric-à-brac",
+        relics = Count(N_("Reliques visibles"),
+                       N_("symboles et jetons Relique non couverts par du bric-à-brac"),
                        hi=bounds["relics"])
-        junk = Count("Jetons Bric-à-brac", "posés sur vos reliques par vos adversaires : −1 chacun",
+        junk = Count(N_("Jetons Bric-à-brac"), N_("posés sur vos reliques par vos adversaires : −1 chacun"),
                      hi=bounds["junk"])
-        inhabitants = Count("Habitants", "pions Habitant dans votre communauté", hi=bounds["inhabitants"])
-        grid = Group(Grid, "Communauté dessinée", "8 lignes de 8 cases, de haut en bas")
-        built = FieldList(Count("Construits", "tuiles de ce bâtiment dans votre communauté",
+        inhabitants = Count(N_("Habitants"), N_("pions Habitant dans votre communauté"),
+                            hi=bounds["inhabitants"])
+        grid = Group(Grid, N_("Communauté dessinée"), N_("8 lignes de 8 cases, de haut en bas"))
+        built = FieldList(Count(N_("Construits"), N_("tuiles de ce bâtiment dans votre communauté"),
                                 hi=engine.BUILDING_MAX), min_entries=CARDS_MAX, max_entries=CARDS_MAX)
-        building_bonus = Count("Pouvoirs de bâtiment", "points de fin de partie donnés par les pouvoirs "
-                               "(ex. observatoire, face violette)", hi=engine.BONUS_MAX)
+        building_bonus = Count(N_("Pouvoirs de bâtiment"), N_("points de fin de partie donnés par les "
+                                                         "pouvoirs (ex. observatoire, face violette)"),
+                               hi=engine.BONUS_MAX)
 
         def validate(self, extra_validators=None):
             """Only the chosen mode's fields are checked: the other's may hold anything."""
@@ -269,7 +279,8 @@ def player_form(variant: str) -> type[Form]:
                 for r, entry in enumerate(self.grid.form.terrain.entries):
                     problem = entry.problem(r)
                     if problem:
-                        entry.errors = [*entry.errors, f"ligne {r + 1} : {problem}"]
+                        entry.errors = [*entry.errors, _("ligne {v1} : {problem}",
+                                                         v1=r + 1, problem=problem)]
                         ok = False
             return ok
 
@@ -278,10 +289,11 @@ def player_form(variant: str) -> type[Form]:
 
 class Card(Form):
     id = HiddenField()
-    name = StringField("Nom de la carte", description="tel qu'imprimé sur la carte de bâtiment",
+    name = Text(N_("Nom de la carte"), description=N_("tel qu'imprimé sur la carte de bâtiment"),
                        render_kw={"autocomplete": "off", "maxlength": engine.NAME_MAX,
                                   "autocapitalize": "sentences", "list": "cartes-connues"})
-    points = Count("Points", "la valeur de la face en jeu (violette ou orange)", hi=engine.CARD_POINTS_MAX)
+    points = Count(N_("Points"), N_("la valeur de la face en jeu (violette ou orange)"),
+                   hi=engine.CARD_POINTS_MAX)
 
     def card_id(self) -> str:
         return (self.id.data or "").strip() or slug(self.name.data or "")
@@ -291,11 +303,11 @@ class Card(Form):
         if self.id.data or self.name.data or self.points.data is not None:
             name = (self.name.data or "").strip()
             if not name and not (self.id.data or "").strip():
-                self.name.errors = [*self.name.errors, "donnez le nom de la carte"]
+                self.name.errors = [*self.name.errors, N_("donnez le nom de la carte")]
                 return False
             if not self.card_id():
                 self.name.errors = [*self.name.errors,
-                                    "le nom doit contenir au moins une lettre ou un chiffre"]
+                                    N_("le nom doit contenir au moins une lettre ou un chiffre")]
                 return False
         return ok
 
@@ -312,7 +324,7 @@ class Cards(Rows):
             card_id = entry.form.card_id()
             if card_id and card_id in seen:
                 entry.form.name.errors = [*entry.form.name.errors,
-                                          f"cette carte est déjà la ligne {seen[card_id] + 1}"]
+                                          _("cette carte est déjà la ligne {v1}", v1=seen[card_id] + 1)]
                 ok = False
             elif card_id:
                 seen[card_id] = k
@@ -321,9 +333,9 @@ class Cards(Rows):
 
 def table_form(variant: str) -> type[Form]:
     class Table(Form):
-        buildings = Cards(Group(Card), "Cartes de bâtiment en jeu",
-                          "chaque carte posée au bas du plateau, avec la valeur de sa face visible",
-                          max_entries=CARDS_MAX, item_label="Carte", add_label="Ajouter une carte")
+        buildings = Cards(Group(Card), N_("Cartes de bâtiment en jeu"),
+                          N_("chaque carte posée au bas du plateau, avec la valeur de sa face visible"),
+                          max_entries=CARDS_MAX, item_label=N_("Carte"), add_label=N_("Ajouter une carte"))
 
     return Table
 

@@ -16,6 +16,7 @@ import re
 from wtforms import Form
 
 from ..games import revive as engine
+from ..games.i18n import N_
 from . import Choice, Count, Fixed, Flag, Group, Rows
 
 PALETTE = [
@@ -27,35 +28,43 @@ PALETTE = [
     ("#3b3b3b", "noir"),
 ]
 
-COLOURS = [engine.colour(i) for i in range(engine.COLOURS)]  # « couleur 1 » ... (ruling V5)
+
+
+def COLOURS() -> list[str]:  # noqa: N802 - read like the constant it was; in the reader's language
+    """« couleur 1 »… (ruling V5), in the current language."""
+    return [engine.colour(i) for i in range(engine.COLOURS)]
+
+
 COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
-COLOUR_HINT = "comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur 1 »…"
+COLOUR_HINT = N_("comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur "
+                 "1 »…")
 SHARED, EACH = "shared", "each"
 
 
 class CardBonus(Form):
-    unlocked = Flag("Débloquée", "la case hexagonale de cette couleur est débloquée sur vos pistes "
-                    "de machine")
-    cards = Count("Cartes gagnées", "cartes de cette couleur gagnées pendant la partie, sans compter vos "
-                  "cartes de départ", hi=engine.CARDS_MAX)
+    unlocked = Flag(N_("Débloquée"), N_("la case hexagonale de cette couleur est débloquée sur vos pistes de "
+                                    "machine"))
+    cards = Count(N_("Cartes gagnées"), N_("cartes de cette couleur gagnées pendant la partie, sans compter "
+                                       "vos cartes de départ"), hi=engine.CARDS_MAX)
 
 
 class Resources(Form):
-    gears = Count("Engrenages", hi=engine.RESOURCES["gears"][0])
-    books = Count("Livres", hi=engine.RESOURCES["books"][0])
-    food = Count("Nourriture", hi=engine.RESOURCES["food"][0])
-    crystals = Count("Cristaux", hi=engine.RESOURCES["crystals"][0])
+    gears = Count(N_("Engrenages"), hi=engine.RESOURCES["gears"][0])
+    books = Count(N_("Livres"), hi=engine.RESOURCES["books"][0])
+    food = Count(N_("Nourriture"), hi=engine.RESOURCES["food"][0])
+    crystals = Count(N_("Cristaux"), hi=engine.RESOURCES["crystals"][0])
 
 
 class CardLine(Form):
-    count = Count("Quantité comptée", "ce que compte cette ligne de la carte, chez vous (ex. vos énergies)",
+    count = Count(N_("Quantité comptée"), N_("ce que compte cette ligne de la carte, chez vous (ex. vos "
+                                         "énergies)"),
                   hi=engine.CARD_COUNT_MAX)
-    points = Count("Points indiqués", "imprimés sur cette ligne de votre carte",
+    points = Count(N_("Points indiqués"), N_("imprimés sur cette ligne de votre carte"),
                    hi=engine.CARD_LINE_POINTS_MAX, show_if=("card_mode", EACH))
 
 
 class CardPoints(Form):
-    points = Count("Points indiqués", hi=engine.CARD_LINE_POINTS_MAX)
+    points = Count(N_("Points indiqués"), hi=engine.CARD_LINE_POINTS_MAX)
 
 
 def player_form(variant: str) -> type[Form]:
@@ -63,36 +72,41 @@ def player_form(variant: str) -> type[Form]:
     lo, hi = engine.GREAT_LOCATION_POINTS
 
     class Player(Form):
-        track = Count("Piste de score", "les points atteints sur la piste de score",
+        track = Count(N_("Piste de score"), N_("les points atteints sur la piste de score"),
                       hi=engine.NUMBERS["track"])
-        progress = Count("Piste de progression", "les points visibles les plus bas sur votre piste",
+        progress = Count(N_("Piste de progression"), N_("les points visibles les plus bas sur votre piste"),
                          hi=engine.NUMBERS["progress"])
-        card_bonus = Fixed(Group(CardBonus), engine.COLOURS, "Cartes gagnées",
-                           "2 points par carte gagnée pendant la partie (sans compter vos cartes de départ) "
-                           "dans chaque couleur dont la case hexagonale est débloquée", item_labels=COLOURS)
+        card_bonus = Fixed(Group(CardBonus), engine.COLOURS, N_("Cartes gagnées"),
+                           N_("2 points par carte gagnée pendant la partie (sans compter vos cartes de "
+                             "départ) dans chaque couleur dont la case hexagonale est débloquée"),
+                           item_labels=COLOURS)
         if abyss:
-            scyphoz = Count("Cartes Scyphoz", "elles prennent une couleur débloquée : 2 points chacune",
+            scyphoz = Count(N_("Cartes Scyphoz"),
+                            N_("elles prennent une couleur débloquée : 2 points chacune"),
                             hi=engine.NUMBERS["scyphoz"])
-        great_locations = Rows(Count("Points", "les points imprimés sur ce grand emplacement", lo=lo, hi=hi),
-                               "Grands emplacements peuplés", "les points de chaque grand emplacement peuplé",
-                               max_entries=engine.GREAT_LOCATIONS_MAX, item_label="Grand emplacement",
-                               add_label="Ajouter un grand emplacement")
-        four_token = Flag("Jeton 4 points", "pris avec le dernier artefact")
-        two_tokens = Count("Jetons 2 points", "pris après le dernier artefact",
+        great_locations = Rows(Count(N_("Points"), N_("les points imprimés sur ce grand emplacement"),
+                                     lo=lo, hi=hi),
+                               N_("Grands emplacements peuplés"), N_("les points de chaque grand emplacement "
+                                                                "peuplé"),
+                               max_entries=engine.GREAT_LOCATIONS_MAX, item_label=N_("Grand emplacement"),
+                               add_label=N_("Ajouter un grand emplacement"))
+        four_token = Flag(N_("Jeton 4 points"), N_("pris avec le dernier artefact"))
+        two_tokens = Count(N_("Jetons 2 points"), N_("pris après le dernier artefact"),
                            hi=engine.NUMBERS["two_tokens"])
-        resources = Group(Resources, "Ressources restantes",
-                          "1 point par tranche de 5 ; le reste départage les égalités")
-        artifacts = Fixed(Count("Artefacts", lo=0, hi=engine.ARTIFACTS_MAX), engine.COLOURS,
-                          "Artefacts par couleur", "le nombre de vos artefacts de chaque couleur",
+        resources = Group(Resources, N_("Ressources restantes"),
+                          N_("1 point par tranche de 5 ; le reste départage les égalités"))
+        artifacts = Fixed(Count(N_("Artefacts"), lo=0, hi=engine.ARTIFACTS_MAX), engine.COLOURS,
+                          N_("Artefacts par couleur"), N_("le nombre de vos artefacts de chaque couleur"),
                           item_labels=COLOURS)
-        artifact_points = Count("Points des artefacts", "les points imprimés sur vos artefacts",
+        artifact_points = Count(N_("Points des artefacts"), N_("les points imprimés sur vos artefacts"),
                                 hi=engine.NUMBERS["artifact_points"])
-        artifact_card = Fixed(Group(CardLine), engine.COLOURS, "Carte Artefact",
-                              "(artefacts de la couleur + 1) × quantité × points", item_labels=COLOURS)
+        artifact_card = Fixed(Group(CardLine), engine.COLOURS, N_("Carte Artefact"),
+                              N_("(artefacts de la couleur + 1) × quantité × points"), item_labels=COLOURS)
         if abyss:
-            devotion = Count("Points de dévotion", "lus sur la piste de dévotion",
+            devotion = Count(N_("Points de dévotion"), N_("lus sur la piste de dévotion"),
                              hi=engine.NUMBERS["devotion"])
-        machine_progress = Count("Avancement des machines", "total des trois pistes de machine (égalités)",
+        machine_progress = Count(N_("Avancement des machines"), N_("total des trois pistes de machine "
+                                                              "(égalités)"),
                                  hi=engine.NUMBERS["machine_progress"])
 
     return Player
@@ -101,11 +115,13 @@ def player_form(variant: str) -> type[Form]:
 def table_form(variant: str) -> type[Form]:
     class Table(Form):
         ui_only = ("card_mode", "card")
-        card_mode = Choice("Carte Artefact", "selon la variante : une carte commune ou une par joueur",
-                           choices=[(SHARED, "Une carte commune à tous"), (EACH, "Une carte par joueur")],
+        card_mode = Choice(N_("Carte Artefact"),
+                           N_("selon la variante : une carte commune ou une par joueur"),
+                           choices=[(SHARED, N_("Une carte commune à tous")), (EACH,
+                                                                               N_("Une carte par joueur"))],
                            default=SHARED, local=True)
-        card = Fixed(Group(CardPoints), engine.COLOURS, "Carte Artefact commune",
-                     "les points indiqués sur chaque ligne de la carte", item_labels=COLOURS,
+        card = Fixed(Group(CardPoints), engine.COLOURS, N_("Carte Artefact commune"),
+                     N_("les points indiqués sur chaque ligne de la carte"), item_labels=COLOURS,
                      show_if=("card_mode", SHARED), copy_to="artifact_card")
 
     return Table
@@ -146,7 +162,8 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
 def colour_names(labels: dict) -> list[str]:
     """The table's name of each colour, « couleur n » where it gave none."""
     given = list(labels.get("colours") or [])
-    return [(given[i] if i < len(given) and given[i] else COLOURS[i]) for i in range(engine.COLOURS)]
+    default = COLOURS()
+    return [(given[i] if i < len(given) and given[i] else default[i]) for i in range(engine.COLOURS)]
 
 
 def label_form(form, labels: dict) -> None:
@@ -158,7 +175,7 @@ def label_form(form, labels: dict) -> None:
             entry.form[key].item_labels = names
 
 
-_COLOUR = re.compile(r"\bcouleur ([1-9])\b")
+_COLOUR = re.compile(r"\b(?:couleur|colour) ([1-9])\b")  # the engine's « couleur n », any language
 
 
 def relabel(text: str, labels: dict) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import rebirth, reterra, revive
 from .core import RULE, Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
+from .i18n import _
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
@@ -28,37 +29,40 @@ def get_game(game_id: str) -> Game | None:
 def _common(doc: object, games: Mapping[str, Game], check: Checker):
     """Check what every game shares; return (game, variant, names, players) or None."""
     if not isinstance(doc, dict):
-        check.add("document", "le document doit être un objet JSON")
+        check.add("document", _("le document doit être un objet JSON"))
         return None
     game_id = doc.get("game")
     if "game" not in doc:
-        check.add("game", f"champ obligatoire ({join_names(list(games), 'ou')})")
+        check.add("game", _("champ obligatoire ({expected})", expected=join_names(list(games), "ou")))
         return None
     if not isinstance(game_id, str) or game_id not in games:
-        check.add("game", f"jeu inconnu : {game_id!r} (attendu : {join_names(list(games), 'ou')})")
+        check.add("game", _("jeu inconnu : {value} (attendu : {expected})", value=repr(game_id),
+                            expected=join_names(list(games), "ou")))
         return None
     game = games[game_id]
     variant = doc.get("variant")
     if "variant" not in doc:
-        check.add("variant", f"champ obligatoire ({join_names(list(game.variants), 'ou')})")
+        check.add("variant", _("champ obligatoire ({expected})",
+                               expected=join_names(list(game.variants), "ou")))
     elif not isinstance(variant, str) or variant not in game.variants:
-        check.add("variant", f"variante inconnue pour {game.label} : {variant!r} "
-                             f"(attendu : {join_names(list(game.variants), 'ou')})")
+        check.add("variant", _("variante inconnue pour {game} : {value} (attendu : {expected})",
+                               game=game.title, value=repr(variant),
+                               expected=join_names(list(game.variants), "ou")))
     players = doc.get("players")
     if not isinstance(players, list):
-        check.add("players", "champ obligatoire : la liste des joueurs" if players is None
-                  else "doit être une liste de joueurs")
+        check.add("players", _("champ obligatoire : la liste des joueurs") if players is None
+                  else _("doit être une liste de joueurs"))
         return None
     if not game.min_players <= len(players) <= game.max_players:
-        check.add("players", f"{game.label} se joue de {game.min_players} à {game.max_players} "
-                             f"joueurs (il y en a {len(players)})")
+        check.add("players", _("{game} se joue de {lo} à {hi} joueurs (il y en a {n})", game=game.title,
+                               lo=game.min_players, hi=game.max_players, n=len(players)))
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, player in enumerate(players):
         path = join("players", i)
-        fallback = f"Joueur {i + 1}"
+        fallback = _("Joueur {n}", n=i + 1)
         if not isinstance(player, dict):
-            check.add(path, "doit être un objet")
+            check.add(path, _("doit être un objet"))
             names.append(fallback)
             continue
         name = player_name(check, player.get("name"), join(path, "name"), seen, i)
@@ -80,7 +84,8 @@ def score(doc: object, games: Mapping[str, Game] | None = None) -> Result:
         raise AssertionError("unreachable")  # pragma: no cover - _common adds a problem before None
     game, variant, names, _players = common
     if game.score is None:
-        check.add("game", f"le calcul des scores de {game.label} n'est pas encore disponible")
+        check.add("game", _("le calcul des scores de {game} n'est pas encore disponible", game=game.title))
+
         check.raise_if_any()
     result = game.score(doc, names, check)
     check.raise_if_any()

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import _, current, ngettext, tr
+
 ROOT = "document"
 
 
@@ -92,13 +94,15 @@ class Checker:
         allowed = set(allowed)
         for key in obj:
             if key not in allowed:
-                suffix = f" {where}" if where else ""
-                self.add(join(path, str(key)), f"clé inconnue{suffix}")
+                if where:
+                    self.add(join(path, str(key)), _("clé inconnue {where}", where=where))
+                else:
+                    self.add(join(path, str(key)), _("clé inconnue"))
 
     def obj(self, value: Any, path: str) -> dict | None:
         if isinstance(value, dict):
             return value
-        self.add(path, "doit être un objet")
+        self.add(path, _("doit être un objet"))
         return None
 
     def field_obj(self, obj: dict, key: str, path: str) -> dict:
@@ -108,7 +112,7 @@ class Checker:
         value = obj[key]
         if isinstance(value, dict):
             return value
-        self.add(join(path, key), "doit être un objet")
+        self.add(join(path, key), _("doit être un objet"))
         return {}
 
     def array(self, obj: dict, key: str, path: str, max_items: int | None = None,
@@ -119,12 +123,15 @@ class Checker:
         value = obj[key]
         p = join(path, key)
         if not isinstance(value, list):
-            self.add(p, "doit être une liste")
+            self.add(p, _("doit être une liste"))
             return []
         if exact is not None and len(value) != exact:
-            self.add(p, f"doit contenir exactement {plural(exact, 'élément')} (il y en a {len(value)})")
+            self.add(p, ngettext("doit contenir exactement {n} élément (il y en a {given})",
+                                 "doit contenir exactement {n} éléments (il y en a {given})",
+                                 exact, given=len(value)))
         if max_items is not None and len(value) > max_items:
-            self.add(p, f"au plus {plural(max_items, 'élément')} (il y en a {len(value)})")
+            self.add(p, ngettext("au plus {n} élément (il y en a {given})",
+                                 "au plus {n} éléments (il y en a {given})", max_items, given=len(value)))
         return value
 
     # -- scalars
@@ -132,10 +139,10 @@ class Checker:
     def int_value(self, value: Any, path: str, lo: int, hi: int) -> int:
         """Validate a number already taken out of its container; 0 when invalid."""
         if not is_int(value):
-            self.add(path, "doit être un nombre entier")
+            self.add(path, _("doit être un nombre entier"))
             return 0
         if value < lo or value > hi:
-            self.add(path, f"doit être entre {lo} et {hi}")
+            self.add(path, _("doit être entre {lo} et {hi}", lo=lo, hi=hi))
             return 0
         return value
 
@@ -150,7 +157,7 @@ class Checker:
             return default
         value = obj[key]
         if not isinstance(value, bool):
-            self.add(join(path, key), "doit valoir true ou false")
+            self.add(join(path, key), _("doit valoir true ou false"))
             return default
         return value
 
@@ -158,16 +165,17 @@ class Checker:
                max_len: int = 200, nullable: bool = False) -> str | None:
         if key not in obj:
             if required:
-                self.add(join(path, key), "champ obligatoire")
+                self.add(join(path, key), _("champ obligatoire"))
             return None
         value = obj[key]
         if value is None and nullable:
             return None
         if not isinstance(value, str):
-            self.add(join(path, key), "doit être un texte" + (" ou null" if nullable else ""))
+            self.add(join(path, key),
+                     _("doit être un texte ou null") if nullable else _("doit être un texte"))
             return None
         if len(value) > max_len:
-            self.add(join(path, key), f"au plus {max_len} caractères")
+            self.add(join(path, key), _("au plus {n} caractères", n=max_len))
             return None
         return value
 
@@ -184,7 +192,8 @@ class Checker:
         for name in names:
             if name.casefold() == wanted:
                 return name
-        self.add(path, f"« {value} » n'est pas un joueur de la partie ({join_names(names, 'ou')})")
+        self.add(path, _("« {value} » n'est pas un joueur de la partie ({names})",
+                         value=value, names=join_names(names, "ou")))
         return None
 
 
@@ -214,13 +223,14 @@ def name_problem(name: str) -> str | None:
         category = unicodedata.category(ch)
         code = f"U+{ord(ch):04X}"
         if category in ("Cc", "Cs"):
-            return f"le nom contient un caractère de contrôle ({code}) : retirez-le"
+            return _("le nom contient un caractère de contrôle ({code}) : retirez-le", code=code)
         if ch in BIDI_CONTROLS:
-            return f"le nom contient un caractère qui inverse le sens de l'écriture ({code}) : retirez-le"
+            return _("le nom contient un caractère qui inverse le sens de l'écriture ({code}) : retirez-le",
+                     code=code)
         if category == "Cf" and ch not in FORMAT_ALLOWED:
-            return f"le nom contient un caractère invisible ({code}) : retirez-le"
+            return _("le nom contient un caractère invisible ({code}) : retirez-le", code=code)
     if not any(visible(ch) for ch in name):
-        return "le nom ne contient aucun caractère visible"
+        return _("le nom ne contient aucun caractère visible")
     return None
 
 
@@ -229,11 +239,12 @@ def player_name(check: Checker, value: Any, path: str, seen: dict[str, int], ind
     hides or reorders text (`name_problem`), distinct without regard to case from the names in
     `seen` (casefolded name -> seat index), which it extends."""
     if not isinstance(value, str):
-        check.add(path, "champ obligatoire : le nom du joueur" if value is None else "doit être un texte")
+        check.add(path,
+                  _("champ obligatoire : le nom du joueur") if value is None else _("doit être un texte"))
         return None
     name = value.strip()
     if not 1 <= len(name) <= NAME_MAX:
-        check.add(path, f"le nom doit faire de 1 à {NAME_MAX} caractères")
+        check.add(path, _("le nom doit faire de 1 à {n} caractères", n=NAME_MAX))
         return None
     problem = name_problem(name)
     if problem:
@@ -241,7 +252,8 @@ def player_name(check: Checker, value: Any, path: str, seen: dict[str, int], ind
         return None
     key = name.casefold()
     if key in seen:
-        check.add(path, f"nom déjà pris par le joueur {seen[key] + 1} (les noms doivent être distincts)")
+        check.add(path, _("nom déjà pris par le joueur {n} (les noms doivent être distincts)",
+                          n=seen[key] + 1))
         return None
     seen[key] = index
     return name
@@ -265,11 +277,16 @@ class Category:
     def applies(self, variant: str) -> bool:
         return self.variants is None or variant in self.variants
 
+    @property
+    def text(self) -> str:
+        """The label in the current language (`label` is the French message id)."""
+        return tr(self.label)
+
     def label_for(self, variant: str) -> str:
-        return self.variant_labels.get(variant, self.label)
+        return tr(self.variant_labels.get(variant, self.label))
 
     def hint_for(self, variant: str) -> str:
-        return self.variant_hints.get(variant, self.hint)
+        return tr(self.variant_hints.get(variant, self.hint))
 
 
 @dataclass(frozen=True)
@@ -299,7 +316,20 @@ class Game:
         raise KeyError(key)
 
     def variant_label(self, variant: str) -> str:
-        return self.variants.get(variant, variant)
+        return tr(self.variants[variant]) if variant in self.variants else variant
+
+    @property
+    def title(self) -> str:
+        """The game's name in the current language (`label` is the French message id)."""
+        return tr(self.label)
+
+    def variant_items(self) -> list[tuple[str, str]]:
+        """(variant id, its name in the current language), in display order."""
+        return [(v, tr(label)) for v, label in self.variants.items()]
+
+    def tiebreak_lines(self, variant: str) -> tuple[str, ...]:
+
+        return tuple(tr(line) for line in self.tiebreaks.get(variant, ()))
 
 
 # --------------------------------------------------------------------------- results
@@ -383,21 +413,33 @@ class Result:
         }
 
 
-# --------------------------------------------------------------------------- French words
+# --------------------------------------------------------------------------- words of each language
 
 
 def join_names(names: Sequence[str], last: str = "et") -> str:
-    """["A", "B", "C"] -> "A, B et C"."""
+    """["A", "B", "C"] -> "A, B et C" ("A, B and C" in English; `last` "ou": "or")."""
     names = list(names)
     if not names:
         return ""
     if len(names) == 1:
         return names[0]
-    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+    word = {"et": _("et"), "ou": _("ou"), "puis": _("puis")}.get(last, last)
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def ordinal(n: int) -> str:
+    if current() == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
     return "1re" if n == 1 else f"{n}e"
+
+
+def elide(word: str, name: str) -> str:
+    """French elision before a vowel sound ("de" + "Inès" -> "d'Inès"); other languages keep `word`
+    as it is, with a space."""
+    if current() == "fr" and word.endswith(("de", "que")) and name[:1].lower() in "aeiouyhâàéèêëîïôöûüœ":
+        return f"{word[:-1]}'{name}"
+    return f"{word} {name}"
 
 
 def points_text(n: int) -> str:
@@ -406,6 +448,7 @@ def points_text(n: int) -> str:
 
 
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """French-only helper kept for callers that build French words; translated text uses ngettext."""
     word = singular if abs(n) <= 1 else (plural_form or singular + "s")
     return f"{n} {word}"
 
@@ -449,16 +492,18 @@ class Criterion:
 
 
 def outcome(groups: Sequence[Sequence[str]], place: int) -> str:
-    """French outcome of an ordering: "Alice gagne, puis Bob" / "Bob prend la 2e place"."""
+    """Outcome of an ordering: "Alice gagne, puis Bob" / "Bob prend la 2e place"."""
     head = list(groups[0])
+    names = join_names(head)
     if place == 1:
-        verb = "gagne" if len(head) == 1 else "restent à égalité en tête"
-        text = f"{join_names(head)} {verb}"
+        text = _("{names} gagne", names=names) if len(head) == 1 else \
+            _("{names} restent à égalité en tête", names=names)
+    elif len(head) == 1:
+        text = _("{names} prend la {place} place", names=names, place=ordinal(place))
     else:
-        verb = "prend" if len(head) == 1 else "se partagent"
-        text = f"{join_names(head)} {verb} la {ordinal(place)} place"
+        text = _("{names} se partagent la {place} place", names=names, place=ordinal(place))
     for g in groups[1:]:
-        text += f", puis {join_names(list(g))}"
+        text += _(", puis {names}", names=join_names(list(g)))
     return text
 
 
@@ -475,11 +520,12 @@ def by_value(value: Callable[[str], int], noun: str, unit: str = "") -> Criterio
             return None
         groups = tuple(tuple(n for n in tie.names if values[n] == v) for v in distinct)
         listed = ", ".join(f"{n} {fmt(values[n])}" for n in tie.names)
-        return Split(groups, f"{noun} : {listed} ; {outcome(groups, tie.place)}")
+        return Split(groups, _("{noun} : {listed} ; {outcome}", noun=noun, listed=listed,
+                               outcome=outcome(groups, tie.place)))
 
     def same(tie: Tie) -> str:
         v = value(tie.names[0])
-        return f"{noun} : {fmt(v)} chacun"
+        return _("{noun} : {value} chacun", noun=noun, value=fmt(v))
 
     return Criterion(split, same)
 
@@ -495,7 +541,8 @@ def holder_wins(holder: str | None, phrase: str, nobody: str) -> Criterion:
             return None
         rest = tuple(n for n in tie.names if n != holder)
         groups = ((holder,), rest)
-        return Split(groups, f"{phrase.format(name=holder)} ; {outcome(groups, tie.place)}")
+        return Split(groups, _("{phrase} ; {outcome}", phrase=phrase.format(name=holder),
+                               outcome=outcome(groups, tie.place)))
 
     return Criterion(split, lambda tie: nobody)
 
@@ -528,23 +575,29 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
             return
         place = 1 + sum(len(p.players) for p in ranking)
         tie = Tie(tuple(group), total, place, everyone)
-        intro = f"{join_names(group)} à égalité ({total} points)"
         if place > 1:
-            intro += f" pour la {ordinal(place)} place"
+            intro = _("{names} à égalité ({total} points) pour la {place} place",
+                      names=join_names(group), total=total, place=ordinal(place))
+        else:
+            intro = _("{names} à égalité ({total} points)", names=join_names(group), total=total)
         reasons = []
         for i, criterion in enumerate(chain):
             split = criterion.split(tie)
             if split is None:
                 reasons.append(criterion.same(tie))
                 continue
-            explanation.append(f"{intro} ; {' ; '.join(reasons + [split.reason])}.")
+            sep = _(" ; ")  # French typography spaces it; English does not
+            explanation.append(f"{intro}{sep}{sep.join(reasons + [split.reason])}.")
             # A sub-group still tied starts again at this criterion: it will not split
             # them (they are equal on it) but says why, then the chain goes on.
             for sub in split.groups:
                 resolve(sub, chain[i:], total)
             return
-        shared = "victoire partagée" if place == 1 else f"ils partagent la {ordinal(place)} place"
-        explanation.append(f"{intro} ; {' ; '.join(reasons + [shared])}.")
+        shared = _("victoire partagée") if place == 1 else \
+            _("ils partagent la {place} place", place=ordinal(place))
+
+        sep = _(" ; ")
+        explanation.append(f"{intro}{sep}{sep.join(reasons + [shared])}.")
         emit(group)
 
     i = 0

@@ -34,12 +34,12 @@ from .core import (
     ordinal,
     outcome,
     player_name,
-    plural,
 )
+from .i18n import N_, _, current, ngettext, tr
 
 SCOTLAND = ("scotland",)
 IRELAND = ("ireland",)
-VARIANT_NAMES = {"scotland": "l'Écosse", "ireland": "l'Irlande"}
+VARIANT_NAMES = {"scotland": N_("l'Écosse"), "ireland": N_("l'Irlande")}
 
 PRIZES = {2: (5, 3), 3: (6, 4, 2), 4: (8, 5, 3)}  # R3
 MAX_CITY = {"scotland": 3, "ireland": 4}  # 4-space cities exist only in Ireland (R3)
@@ -66,9 +66,9 @@ VARIANT_PLAYER_KEYS = {
 }
 COMMON_TABLE_KEYS = ("game", "variant", "players", "cities")
 VARIANT_TABLE_KEYS = {"scotland": ("edinburgh", "stirling"), "ireland": ("blarney",)}
-CASTLE_NAMES = {"edinburgh": "château d'Édimbourg", "stirling": "château de Stirling",
-                "blarney": "château de Blarney"}
-FARM_KINDS = {"agricultural": "agricoles", "energy": "énergétiques"}
+CASTLE_NAMES = {"edinburgh": N_("château d'Édimbourg"), "stirling": N_("château de Stirling"),
+                "blarney": N_("château de Blarney")}
+FARM_KINDS = {"agricultural": N_("agricoles"), "energy": N_("énergétiques")}
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -87,10 +87,11 @@ def _known(check: Checker, obj: dict, keys: dict[str, tuple[str, ...]], common: 
         if key in allowed:
             continue
         if key in other:
-            message = (f"clé inconnue pour {VARIANT_NAMES[variant]} "
-                       f"(elle ne sert qu'à {VARIANT_NAMES[_other(variant)]})")
+            message = (_("clé inconnue pour {v1} (elle ne sert qu'à {v2})",
+                         v1=tr(VARIANT_NAMES[variant]), v2=tr(VARIANT_NAMES[_other(variant)])))
         else:
-            message = f"clé inconnue (attendu : {', '.join(sorted(allowed - {'game', 'variant'}))})"
+            message = _("clé inconnue (attendu : {v1})",
+                        v1=', '.join(sorted(allowed - {'game', 'variant'})))
         check.add(join(path, str(key)), message)
 
 
@@ -110,27 +111,30 @@ def _triangle(n: int) -> str:
 
 
 def _of(name: str) -> str:
-    """French "de" with its elision: "de Yanis", "d'Inès"."""
+    """French "de" with its elision: "de Yanis", "d'Inès"; other languages: the name alone (their
+    sentences place it: "Inès's tile")."""
+    if current() != "fr":
+        return name
     return f"d'{name}" if name[:1].lower() in "aeiouàâéèêëîïôöûü" else f"de {name}"
 
 
 def size_label(size: int) -> str:
-    return f"ville {plural(size, 'case')}"
+    return ngettext("ville {n} case", "ville {n} cases", size)
 
 
 def city_label(index: int, size: int) -> str:
     """"ville 3 cases n°2": the city's size and its position in the document's list."""
-    return f"{size_label(size)} n°{index + 1}"
+    return _("{city} n°{n}", city=size_label(size), n=index + 1)
 
 
 def _name_list(check: Checker, payload: dict, path: str) -> list[str]:
     """The tools' `players`: names in seat order, trimmed and distinct as in a game document."""
     raw = check.array(payload, "players", path)
     if "players" not in payload:
-        check.add(join(path, "players"), "champ obligatoire : les noms des joueurs dans l'ordre du tour")
+        check.add(join(path, "players"), _("champ obligatoire : les noms des joueurs dans l'ordre du tour"))
     elif isinstance(payload["players"], list) and not GAME.min_players <= len(raw) <= GAME.max_players:
-        check.add(join(path, "players"), f"Rebirth se joue de {GAME.min_players} à {GAME.max_players} "
-                                         f"joueurs (il y en a {len(raw)})")
+        check.add(join(path, "players"), _("Rebirth se joue de {v1} à {v2} joueurs (il y en a {v3})",
+                                           v1=GAME.min_players, v2=GAME.max_players, v3=len(raw)))
     names: list[str] = []
     seen: dict[str, int] = {}
     for i, value in enumerate(raw):
@@ -205,16 +209,16 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
     present = [n for n in seats if n in influence]
     listed = ", ".join(f"{n} {influence[n]}" for n in present)
     if len(tiles) < size:
-        missing = plural(size - len(tiles), "case vide", "cases vides")
-        text = (f"{label.capitalize()} incomplète ({missing}) : en fin de partie, "
-                "chaque tuile rapporte son influence")
+        missing = ngettext("{n} case vide", "{n} cases vides", size - len(tiles))
+        text = (_("{v1} incomplète ({missing}) : en fin de partie, chaque tuile rapporte son influence",
+                  v1=label.capitalize(), missing=missing))
         return CityOutcome(size, False, dict(influence), [],
-                           [text + (f" ({listed})." if present else " ; aucune tuile posée.")], {})
+                           [text + (f" ({listed})." if present else _(" ; aucune tuile posée."))], {})
     if size == 1:
         owner = tiles[0].player
         return CityOutcome(size, True, {owner: tiles[0].influence}, [owner],
-                           [f"{label.capitalize()} : {owner} marque l'influence de sa tuile "
-                            f"({tiles[0].influence})."], {})
+                           [_("{v1} : {owner} marque l'influence de sa tuile ({v3}).",
+                              v1=label.capitalize(), owner=owner, v3=tiles[0].influence)], {})
 
     levels = sorted(set(influence.values()), reverse=True)
     groups = [[n for n in present if influence[n] == v] for v in levels]
@@ -223,17 +227,18 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
     if tied:
         orders = {tuple(tuple(_clockwise(g, c, seats)) for g in tied) for c in completers}
         if len(orders) > 1:
-            who = " ; ".join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
-            need = ("quelle tuile a été posée en premier (ordre 1)" if size == 2
-                    else f"quelle tuile a été posée en dernier (ordre {size})")
-            check.rule(path, f"{label} : égalité d'influence entre {who} ; pour la départager (R4), "
-                             f"indiquez l'ordre de pose des tuiles : {need}")
+            who = _(" ; ").join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
+            need = (_("quelle tuile a été posée en premier (ordre 1)") if size == 2
+                    else _("quelle tuile a été posée en dernier (ordre {size})", size=size))
+            check.rule(path, _("{label} : égalité d'influence entre {who} ; pour la départager (R4), "
+                               "indiquez l'ordre de pose des tuiles : {need}",
+                               label=label, who=who, need=need))
             return None
         settled = iter(next(iter(orders)))  # one ordering per tied group, in `groups` order
         groups = [list(next(settled)) if len(g) > 1 else g for g in groups]
 
     ranking = [n for g in groups for n in g]
-    explanation = [f"{label.capitalize()} complète ; influence : {listed}."]
+    explanation = [_("{v1} complète ; influence : {listed}.", v1=label.capitalize(), listed=listed)]
     notes: dict[str, str] = {}
     for g in groups:
         if len(g) == 1:
@@ -241,29 +246,33 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
         v = influence[g[0]]
         if size == 2:
             first = g[0]
-            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
-                               f"la tuile {_of(first)} a été posée en premier, {first} passe devant (R4).")
-            rule = "départagée par l'ordre de pose"
+            explanation.append(_("{v1} à égalité d'influence ({v}) : la tuile {v3} a été posée en "
+                                 "premier, {first} passe devant (R4).",
+                                 v1=join_names(sorted(g, key=seats.index)), v=v, v3=_of(first),
+                                 first=first))
+            rule = _("départagée par l'ordre de pose")
         elif len(completers) == 1:
             c = completers[0]
             order = join_names(g, "puis")
             if c in g:
-                why = f"{c} a complété la ville et passe en dernier"
+                why = _("{c} a complété la ville et passe en dernier", c=c)
             else:
-                why = (f"{c} a complété la ville ; dans le sens horaire à partir {_of(c)}, "
-                       f"{g[0]} est le plus proche")
-            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
-                               f"{why} ; ordre retenu : {order} (R4).")
-            rule = f"départagée dans le sens horaire depuis {c}"
+                why = (_("{c} a complété la ville ; dans le sens horaire à partir {v2}, {v3} est le plus "
+                         "proche",
+                         c=c, v2=_of(c), v3=g[0]))
+            explanation.append(_("{v1} à égalité d'influence ({v}) : {why} ; ordre retenu : {order} (R4).",
+                                 v1=join_names(sorted(g, key=seats.index)), v=v, why=why, order=order))
+            rule = _("départagée dans le sens horaire depuis {c}", c=c)
         else:
             who = join_names(completers, "ou")
-            explanation.append(f"{join_names(sorted(g, key=seats.index))} à égalité d'influence ({v}) : "
-                               f"que la ville ait été complétée par {who}, le sens horaire donne le même "
-                               f"ordre : {join_names(g, 'puis')} (R4).")
-            rule = "départagée dans le sens horaire"
+            explanation.append(_("{v1} à égalité d'influence ({v}) : que la ville ait été complétée par "
+                                 "{who}, le sens horaire donne le même ordre : {v4} (R4).",
+                                 v1=join_names(sorted(g, key=seats.index)), v=v, who=who,
+                                 v4=join_names(g, 'puis')))
+            rule = _("départagée dans le sens horaire")
         for n in g:
             others = join_names([o for o in g if o != n])
-            notes[n] = f"égalité d'influence avec {others}, {rule}"
+            notes[n] = _("égalité d'influence avec {others}, {rule}", others=others, rule=rule)
 
     points: dict[str, int] = {}
     said = []
@@ -272,8 +281,10 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
         if won:
             said.append(f"{name} {_sum(list(won))}")
         else:
-            said.append(f"{name} rien ({ordinal(rank_index + 1)}, {len(PRIZES[size])} prix seulement)")
-    explanation.append(f"Prix ({'/'.join(str(p) for p in PRIZES[size])}) : {', '.join(said)}.")
+            said.append(_("{name} rien ({v2}, {v3} prix seulement)",
+                          name=name, v2=ordinal(rank_index + 1), v3=len(PRIZES[size])))
+    explanation.append(_("Prix ({v1}) : {v2}.",
+                         v1='/'.join(str(p) for p in PRIZES[size]), v2=', '.join(said)))
     return CityOutcome(size, True, points, ranking, explanation, notes)
 
 
@@ -283,33 +294,36 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
     if check.obj(value, path) is None:
         return None
     before = len(check.problems)
-    check.known(value, ("size", "tiles"), path, "(attendu : size, tiles)")
+    check.known(value, ("size", "tiles"), path, _("(attendu : size, tiles)"))
     top = MAX_CITY.get(variant or "", 4)
     size = 0
     if "size" not in value:
-        check.rule(join(path, "size"), f"indiquez le nombre de cases de la ville (1 à {top})")
+        check.rule(join(path, "size"), _("indiquez le nombre de cases de la ville (1 à {top})", top=top))
     elif variant == "scotland" and value["size"] == 4 and not isinstance(value["size"], bool):
-        check.add(join(path, "size"), "les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)")
+        check.add(join(path, "size"), _("les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)"))
     else:
         size = check.int_value(value["size"], join(path, "size"), 1, top)
     raw_tiles = check.array(value, "tiles", path)
     if size and len(raw_tiles) > size:
-        check.rule(join(path, "tiles"), f"au plus {plural(size, 'tuile')} dans une ville de "
-                                       f"{plural(size, 'case')} (il y en a {len(raw_tiles)})")
+        check.rule(join(path, "tiles"), _("au plus {v1} dans une ville de {v2} (il y en a {v3})",
+                                          v1=ngettext("{n} tuile", "{n} tuiles", size),
+                                          v2=ngettext("{n} case", "{n} cases", size),
+                                          v3=len(raw_tiles)))
     tiles: list[Tile] = []
     seen_orders: dict[int, int] = {}
     for j, raw in enumerate(raw_tiles):
         p = join(join(path, "tiles"), j)
         if check.obj(raw, p) is None:
             continue
-        check.known(raw, ("player", "influence", "order"), p, "(attendu : player, influence, order)")
+        check.known(raw, ("player", "influence", "order"), p, _("(attendu : player, influence, order)"))
         if raw.get("player") is None:  # typed icons before choosing whose tile: a rule, not a bad value
-            check.rule(join(p, "player"), "choisissez le joueur qui a posé la tuile")
+            check.rule(join(p, "player"), _("choisissez le joueur qui a posé la tuile"))
             player = None
         else:
             player = check.player_ref(raw, "player", p, names, nullable=False)
         if "influence" not in raw:
-            check.rule(join(p, "influence"), f"indiquez les icônes de la tuile (1 à {INFLUENCE_MAX})")
+            check.rule(join(p, "influence"), _("indiquez les icônes de la tuile (1 à {INFLUENCE_MAX})",
+                                               INFLUENCE_MAX=INFLUENCE_MAX))
             influence = 0
         else:
             influence = check.int_value(raw["influence"], join(p, "influence"), 1, INFLUENCE_MAX)
@@ -317,8 +331,9 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
         if "order" in raw and raw["order"] is not None:
             order = check.int_value(raw["order"], join(p, "order"), 1, size or top) or None
             if order is not None and order in seen_orders:
-                check.rule(join(p, "order"), f"l'ordre {order} est déjà donné à la tuile "
-                                            f"{seen_orders[order] + 1} de cette ville (un rang par tuile)")
+                check.rule(join(p, "order"), _("l'ordre {order} est déjà donné à la tuile {v2} de cette "
+                                               "ville (un rang par tuile)",
+                                               order=order, v2=seen_orders[order] + 1))
                 order = None
             elif order is not None:
                 seen_orders[order] = j
@@ -358,9 +373,9 @@ def _cards(check: Checker, obj: dict, key: str, path: str, flag: str,
         p = join(join(path, key), k)
         if check.obj(item, p) is None:
             continue
-        check.known(item, ("points", flag), p, f"(attendu : points, {flag})")
+        check.known(item, ("points", flag), p, _("(attendu : points, {flag})", flag=flag))
         if "points" not in item:
-            check.rule(join(p, "points"), "indiquez les points de la carte (1 à 30)")
+            check.rule(join(p, "points"), _("indiquez les points de la carte (1 à 30)"))
             points = 0
         else:
             points = check.int_value(item["points"], join(p, "points"), *MISSION_POINTS)
@@ -374,7 +389,7 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
     p.track = check.integer(raw, "track", path, 0, TRACK_MAX)
     farms_obj = check.field_obj(raw, "farms", path)
     farms_path = join(path, "farms")
-    check.known(farms_obj, FARM_KINDS, farms_path, "(attendu : agricultural, energy)")
+    check.known(farms_obj, FARM_KINDS, farms_path, _("(attendu : agricultural, energy)"))
     p.farms = {}
     for kind in FARM_KINDS:
         sizes = check.array(farms_obj, kind, farms_path, max_items=FARM_MAX)
@@ -390,8 +405,9 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:
-            message = (f"au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris "
-                       f"(ici {len(p.missions)} missions + {p.gifts} dons = {count})")
+            message = (_("au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris (ici {v2} "
+                         "missions + {v3} dons = {count})",
+                         CARDS_MAX=CARDS_MAX, v2=len(p.missions), v3=p.gifts, count=count))
             for key in ("missions", "gifts"):
                 if raw.get(key):
                     check.rule(join(path, key), message)
@@ -399,16 +415,17 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         p.public_missions = _cards(check, raw, "public_missions", path, "doubled", max_items=PUBLIC_MAX)
         if sum(doubled for _, doubled in p.public_missions) > 1:
             check.rule(join(path, "public_missions"),
-                       "une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)")
+                       _("une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)"))
         p.towers = []
         for k, v in enumerate(check.array(raw, "towers", path)):
             if v in TOWER_LIMITS and not isinstance(v, bool):
                 p.towers.append(v)
             else:
-                check.add(join(join(path, "towers"), k), "doit valoir 13 ou 3")
+                check.add(join(join(path, "towers"), k), _("doit valoir 13 ou 3"))
         if any(p.towers.count(value) > limit for value, limit in TOWER_LIMITS.items()):
-            check.rule(join(path, "towers"), "au plus 3 tours à 13 points et 2 tours à 3 points (ici "
-                                             f"{p.towers.count(13)} à 13 et {p.towers.count(3)} à 3)")
+            check.rule(join(path, "towers"), _("au plus 3 tours à 13 points et 2 tours à 3 points (ici "
+                                               "{v1} à 13 et {v2} à 3)",
+                                               v1=p.towers.count(13), v2=p.towers.count(3)))
         p.privatized = _cards(check, raw, "privatized_missions", path, "achieved", max_items=1)
         p.tara = check.integer(raw, "tara_adjacent", path, 0, TARA_MAX)
     return p
@@ -425,12 +442,13 @@ def _holders(check: Checker, doc: dict, variant: str, names: Sequence[str],
         castles = players[name].castles
         if castles >= len(held):
             continue
-        which = join_names([f"le {CASTLE_NAMES[k]}" for k in held])
+        which = join_names([_("le {castle}", castle=tr(CASTLE_NAMES[k])) for k in held])
         for key in held:
-            check.rule(key, f"{name} tient {which} : ses châteaux doivent être au moins {len(held)} "
-                            f"(indiqué : {castles})")
+            check.rule(key, _("{name} tient {which} : ses châteaux doivent être au moins {v3} (indiqué : "
+                              "{castles})",
+                              name=name, which=which, v3=len(held), castles=castles))
         check.rule(join(join("players", names.index(name)), "castles"),
-                   f"au moins {len(held)} : {name} tient {which}")
+                   _("au moins {v1} : {name} tient {which}", v1=len(held), name=name, which=which))
     return holders
 
 
@@ -438,23 +456,26 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
            incomplete: list[tuple[str, int]]) -> list[Line]:
     """One line per breakdown key of the variant, zeros included, with its arithmetic."""
     lines: dict[str, Line] = {}
-    lines["track"] = Line("track", p.track, f"{p.track} sur la piste de score" if p.track else "")
+    lines["track"] = Line("track", p.track, _("{v1} sur la piste de score", v1=p.track) if p.track else "")
 
     farm_parts, farm_values = [], []
     for kind, word in FARM_KINDS.items():
         sizes = p.farms.get(kind, [])
         if sizes:
-            farm_parts.append(f"{word} : " + ", ".join(f"{n} → {_triangle(n)}" for n in sizes))
+            farm_parts.append(_("{what} : {values}", what=tr(word),
+                                values=", ".join(f"{n} → {_triangle(n)}" for n in sizes)))
             farm_values.extend(n * (n + 1) // 2 for n in sizes)
     farm_detail = ""
     if farm_values:
-        total = f" ; total {_sum(farm_values)}" if len(farm_values) > 1 else ""
-        farm_detail = (" ; ".join(farm_parts) + f"{total} "
-                       "(suppose que chaque groupe a grandi d'une tuile à la fois ; "
-                       "un groupe né d'une fusion a rapporté moins)")
+        total = _(" ; total {v1}", v1=_sum(farm_values)) if len(farm_values) > 1 else ""
+        farm_detail = (_(" ; ").join(farm_parts) + _("{total} (suppose que chaque groupe a grandi d'une "
+                                                  "tuile à la fois ; un groupe né d'une fusion a "
+                                                  "rapporté moins)",
+                                                  total=total))
     lines["farms"] = Line("farms", sum(farm_values), farm_detail)
 
-    city_detail = " ; ".join(f"{label} : {pts}" + (f" ({note})" if note else "")
+    city_detail = _(" ; ").join(_("{what} : {values}", what=label,
+                                  values=pts) + (f" ({note})" if note else "")
                              for label, pts, note in cities)
     if len(cities) > 1:
         city_detail += f" ; {_sum([pts for _, pts, _ in cities])}"
@@ -470,7 +491,8 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
         lines["public_missions"] = Line("public_missions", sum(values), detail)
         lines["towers"] = Line("towers", sum(p.towers), _sum(p.towers) if p.towers else "")
 
-    inc_parts = ([f"{plural(p.incomplete_icons, 'icône')}"] if p.incomplete_icons else []) + \
+    icons = ngettext("{n} icône", "{n} icônes", p.incomplete_icons)
+    inc_parts = ([icons] if p.incomplete_icons else []) + \
         [f"{pts} ({label})" for label, pts in incomplete]
     inc_values = ([p.incomplete_icons] if p.incomplete_icons else []) + [pts for _, pts in incomplete]
     inc_detail = " + ".join(inc_parts)
@@ -483,10 +505,12 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
     if variant == "scotland":
         parts, values = [], []
         for pts, achieved in p.missions:
-            parts.append(f"{pts} (réussie)" if achieved else f"0 (mission à {pts} manquée)")
+            parts.append(_("{pts} (réussie)", pts=pts) if achieved
+                         else _("0 (mission à {pts} manquée)", pts=pts))
             values.append(pts if achieved else 0)
         if p.gifts:
-            parts.append(f"{p.gifts} × {GIFT_POINTS} (don de la cathédrale)")
+            parts.append(_("{v1} × {GIFT_POINTS} (don de la cathédrale)",
+                           v1=p.gifts, GIFT_POINTS=GIFT_POINTS))
             values.append(p.gifts * GIFT_POINTS)
         detail = " + ".join(parts) + (f" = {sum(values)}" if len(parts) > 1 else "")
         lines["missions"] = Line("missions", sum(values), detail)
@@ -495,7 +519,7 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
         value = 0
         for pts, achieved in p.privatized:
             value = pts if achieved else 0
-            detail = f"{pts} (réussie)" if achieved else f"0 (mission à {pts} manquée)"
+            detail = _("{pts} (réussie)", pts=pts) if achieved else _("0 (mission à {pts} manquée)", pts=pts)
         lines["privatized_missions"] = Line("privatized_missions", value, detail)
     return [lines[key] for key in GAME.keys(variant)]
 
@@ -503,25 +527,28 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
 def _stirling(holder: str | None) -> Criterion:
     """R9: Stirling's holder wins a tie for first even when not among the tied; below first
     place (R11) it only settles a tie among the players holding it."""
-    name = CASTLE_NAMES["stirling"]
+    name = tr(CASTLE_NAMES["stirling"])
 
     def split(tie: Tie) -> Split | None:
         if holder is None:
             return None
         if holder in tie.names:
             groups = ((holder,), tuple(n for n in tie.names if n != holder))
-            return Split(groups, f"{holder} tient le {name} ; {outcome(groups, tie.place)}")
+            return Split(groups, _("{holder} tient le {name} ; {v3}",
+                                   holder=holder, name=name, v3=outcome(groups, tie.place)))
         if not tie.first:
             return None
         groups = ((holder,), tie.names)
-        return Split(groups, f"{holder} tient le {name} et l'emporte même sans être à égalité en tête "
-                             f"(règle du château de Stirling) ; {outcome(groups, tie.place)}")
+        return Split(groups, _("{holder} tient le {name} et l'emporte même sans être à égalité en tête "
+                               "(règle du château de Stirling) ; {v3}",
+                               holder=holder, name=name, v3=outcome(groups, tie.place)))
 
     def same(tie: Tie) -> str:
         if holder is None:
-            return f"personne ne tient le {name}"
-        return (f"aucun d'eux ne tient le {name} ({holder} le tient, mais cela ne compte "
-                "hors égalité que pour la 1re place)")
+            return _("personne ne tient le {name}", name=name)
+        return (_("aucun d'eux ne tient le {name} ({holder} le tient, mais cela ne compte hors égalité "
+                  "que pour la 1re place)",
+                  name=name, holder=holder))
 
     return Criterion(split, same)
 
@@ -529,14 +556,14 @@ def _stirling(holder: str | None) -> Criterion:
 def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int]) -> list[Criterion]:
     """The tie-break chain of a map (R9, R10), also applied below first place (R11)."""
     if variant == "scotland":
-        castle = CASTLE_NAMES["edinburgh"]
-        return [holder_wins(holders.get("edinburgh"), f"{{name}} tient le {castle}",
-                            f"aucun d'eux ne tient le {castle}"),
+        castle = tr(CASTLE_NAMES["edinburgh"])
+        return [holder_wins(holders.get("edinburgh"), _("{{name}} tient le {castle}", castle=castle),
+                            _("aucun d'eux ne tient le {castle}", castle=castle)),
                 _stirling(holders.get("stirling"))]
-    castle = CASTLE_NAMES["blarney"]
-    return [holder_wins(holders.get("blarney"), f"{{name}} tient le {castle}",
-                        f"aucun d'eux ne tient le {castle}"),
-            by_value(lambda n: tara.get(n, 0), "cases adjacentes à la tour ronde de Tara")]
+    castle = tr(CASTLE_NAMES["blarney"])
+    return [holder_wins(holders.get("blarney"), _("{{name}} tient le {castle}", castle=castle),
+                        _("aucun d'eux ne tient le {castle}", castle=castle)),
+            by_value(lambda n: tara.get(n, 0), _("cases adjacentes à la tour ronde de Tara"))]
 
 
 # Breakdown keys whose detail carries a number a tie-break reads: never cut nor left out on a sheet.
@@ -595,9 +622,10 @@ def warnings(doc: dict, result: Result) -> list[Problem]:
             parts = ", ".join(f"{labels.get(k, k)} {v}" for k, v in items)
             total = track + sum(v for _, v in items)
             out.append(Problem(join(join("players", i), "track"),
-                               f"{p.name} : piste de score ({track}) et points détaillés ({parts}) "
-                               f"sont additionnés (R1), soit {total}. Si la piste les compte déjà, "
-                               "laissez-la à 0."))
+                               _("{v1} : piste de score ({track}) et points détaillés ({parts}) sont "
+                                 "additionnés (R1), soit {total}. Si la piste les compte déjà, "
+                                 "laissez-la à 0.",
+                                 v1=p.name, track=track, parts=parts, total=total)))
     return out
 
 
@@ -616,16 +644,18 @@ def resolve_city(payload: Any) -> dict:
     check = Checker()
     if check.obj(payload, "") is None:
         check.raise_if_any()
-    check.known(payload, ("variant", "players", "city"), "", "(attendu : variant, players, city)")
+    check.known(payload, ("variant", "players", "city"), "", _("(attendu : variant, players, city)"))
     variant = payload.get("variant")
     if not isinstance(variant, str) or variant not in MAX_CITY:
-        check.add("variant", f"champ obligatoire : {join_names(list(MAX_CITY), 'ou')}" if variant is None
-                  else f"variante inconnue : {variant!r} (attendu : scotland ou ireland)")
+        check.add("variant", _("champ obligatoire : {v1}", v1=join_names(list(MAX_CITY), "ou"))
+                  if variant is None
+                  else _("variante inconnue : {variant!r} (attendu : scotland ou ireland)",
+                         variant=variant))
         variant = None
     names = _name_list(check, payload, "")
     city = None
     if "city" not in payload:
-        check.add("city", "champ obligatoire : {\"size\", \"tiles\"}")
+        check.add("city", _('champ obligatoire : {"size", "tiles"}'))
     else:
         city = _read_city(check, payload["city"], "city", variant, names)
     check.raise_if_any()
@@ -647,7 +677,7 @@ def castle_control(payload: Any) -> dict:
     if check.obj(payload, "") is None:
         check.raise_if_any()
     check.known(payload, ("players", "holder", "active", "adjacent"), "",
-                "(attendu : players, holder, active, adjacent)")
+                _("(attendu : players, holder, active, adjacent)"))
     names = _name_list(check, payload, "")
     holder = check.player_ref(payload, "holder", "", names) if names else None
     active = check.player_ref(payload, "active", "", names, nullable=False) if names else None
@@ -659,39 +689,50 @@ def castle_control(payload: Any) -> dict:
         if check.obj(value, p) is None or name is None:
             continue
         if name in counts:
-            check.add(p, f"{name} est déjà donné")
+            check.add(p, _("{name} est déjà donné", name=name))
             continue
-        check.known(value, ("tiles", "farms"), p, "(attendu : tiles, farms)")
+        check.known(value, ("tiles", "farms"), p, _("(attendu : tiles, farms)"))
         tiles = check.integer(value, "tiles", p, 0, ADJACENT_MAX)
         farms = check.integer(value, "farms", p, 0, ADJACENT_MAX)
         if farms > tiles:
-            check.add(join(p, "farms"), f"les fermes font partie des tuiles adjacentes : au plus {tiles}")
+            check.add(join(p, "farms"), _("les fermes font partie des tuiles adjacentes : au plus {tiles}",
+                                          tiles=tiles))
         counts[name] = (tiles, farms)
     # Tiles are never removed: the active player has just placed one beside the castle, and
     # the holder took it with at least one (Décision du projet, docs/rulings.md).
     if active is not None and not counts.get(active, (0, 0))[0]:
-        check.add("active", f"{active} vient de poser une tuile à côté du château : au moins "
-                            "1 tuile adjacente attendue")
+        check.add("active", _("{active} vient de poser une tuile à côté du château : au moins 1 tuile "
+                              "adjacente attendue",
+                              active=active))
     if holder is not None and holder != active and not counts.get(holder, (0, 0))[0]:
-        check.add("holder", f"{holder} contrôle le château, donc y a au moins 1 tuile adjacente")
+        check.add("holder", _("{holder} contrôle le château, donc y a au moins 1 tuile adjacente",
+                              holder=holder))
     check.raise_if_any()
     assert active is not None
     a_tiles, a_farms = counts.get(active, (0, 0))
     if holder is None:
-        return {"holder": active, "explanation": f"Le château est libre : {active} y a "
-                f"{plural(a_tiles, 'tuile adjacente', 'tuiles adjacentes')} et en prend le contrôle."}
+        return {"holder": active, "explanation": _("Le château est libre : {active} y a {v2} et en prend "
+                                                   "le contrôle.",
+                                                   active=active,
+                                                   v2=ngettext("{n} tuile adjacente", "{n} tuiles adjacentes",
+                                                               a_tiles))}
     if holder == active:
-        return {"holder": holder, "explanation": f"{holder} contrôle déjà le château et le garde."}
+        return {"holder": holder, "explanation": _("{holder} contrôle déjà le château et le garde.",
+                                                   holder=holder)}
     h_tiles, h_farms = counts.get(holder, (0, 0))
-    said = f"tuiles adjacentes : {active} {a_tiles}, {holder} {h_tiles}"
+    said = _("tuiles adjacentes : {active} {a_tiles}, {holder} {h_tiles}",
+             active=active, a_tiles=a_tiles, holder=holder, h_tiles=h_tiles)
     if a_tiles == h_tiles:
-        said = f"égalité de {said} ; fermes adjacentes : {active} {a_farms}, {holder} {h_farms}"
+        said = _("égalité de {said} ; fermes adjacentes : {active} {a_farms}, {holder} {h_farms}",
+                 said=said, active=active, a_farms=a_farms, holder=holder, h_farms=h_farms)
         if a_farms == h_farms:
-            said += " ; égalité persistante : le joueur actif perd"
+            said += _(" ; égalité persistante : le joueur actif perd")
     takes = (a_tiles, a_farms) > (h_tiles, h_farms)  # more tiles, then more farms (R6)
-    winner, verb = (active, "prend") if takes else (holder, "garde")
-    return {"holder": winner,
-            "explanation": f"{said[0].upper()}{said[1:]} ; {winner} {verb} le contrôle du château."}
+    winner = active if takes else holder
+    verdict = (_("{winner} prend le contrôle du château.", winner=winner) if takes
+               else _("{winner} garde le contrôle du château.", winner=winner))
+    return {"holder": winner, "explanation": f"{said[0].upper()}{said[1:]} ; {verdict}"}
+
 
 
 TOOLS = {"city": resolve_city, "castle": castle_control}
@@ -699,34 +740,36 @@ TOOLS = {"city": resolve_city, "castle": castle_control}
 
 GAME = Game(
     id="rebirth",
-    label="Rebirth",
-    variants={"scotland": "Écosse", "ireland": "Irlande"},
+    label=N_("Rebirth"),
+    variants={"scotland": N_("Écosse"), "ireland": N_("Irlande")},
     min_players=2,
     max_players=4,
     categories=(
-        Category("track", "Piste de score", "points lus sur la piste de score"),
-        Category("farms", "Fermes", "taille du groupe à chaque pose : 1+2+…+n"),
-        Category("cities", "Villes complètes", "1 case : influence · 2 cases 5/3 · 3 cases 6/4/2",
-                 variant_hints={"ireland": "1 case : influence · 2 cases 5/3 · 3 cases 6/4/2 · "
-                                           "4 cases 8/5/3"}),
-        Category("ports", "Ports", "1 par port", variant_labels={"ireland": "Exploitations en mer"},
-                 variant_hints={"ireland": "1 par exploitation en mer"}),
-        Category("public_missions", "Missions publiques", "valeur de la carte, doublée par le multiplicateur",
+        Category("track", N_("Piste de score"), N_("points lus sur la piste de score")),
+        Category("farms", N_("Fermes"), N_("taille du groupe à chaque pose : 1+2+…+n")),
+        Category("cities", N_("Villes complètes"), N_("1 case : influence · 2 cases 5/3 · 3 cases 6/4/2"),
+                 variant_hints={"ireland": N_("1 case : influence · 2 cases 5/3 · 3 cases 6/4/2 · 4 "
+                                              "cases 8/5/3")}),
+        Category("ports", N_("Ports"), N_("1 par port"),
+                 variant_labels={"ireland": N_("Exploitations en mer")},
+                 variant_hints={"ireland": N_("1 par exploitation en mer")}),
+        Category("public_missions", N_("Missions publiques"), N_("valeur de la carte, doublée par le "
+                                                             "multiplicateur"),
                  IRELAND),
-        Category("towers", "Tours rondes", "13 ou 3 points", IRELAND),
-        Category("incomplete", "Villes incomplètes", "1 par icône"),
-        Category("castles", "Châteaux", "5 par château"),
-        Category("missions", "Missions privées", "points de la carte si réussie ; don : 3", SCOTLAND),
-        Category("privatized_missions", "Mission privatisée", "grande valeur de la carte si réussie",
+        Category("towers", N_("Tours rondes"), N_("13 ou 3 points"), IRELAND),
+        Category("incomplete", N_("Villes incomplètes"), N_("1 par icône")),
+        Category("castles", N_("Châteaux"), N_("5 par château")),
+        Category("missions", N_("Missions privées"), N_("points de la carte si réussie ; don : 3"), SCOTLAND),
+        Category("privatized_missions", N_("Mission privatisée"), N_("grande valeur de la carte si réussie"),
                  IRELAND),
     ),
     score=score,
     tiebreaks={
-        "scotland": ("Égalité : le joueur ex aequo qui tient le château d'Édimbourg gagne.",
-                     "Sinon le détenteur du château de Stirling gagne, même s'il n'était pas en tête.",
-                     "Sinon, victoire partagée."),
-        "ireland": ("Égalité : le joueur ex aequo qui tient le château de Blarney gagne.",
-                    "Sinon celui qui a le plus de cases adjacentes à la tour ronde de Tara.",
-                    "Sinon, victoire partagée."),
+        "scotland": (N_("Égalité : le joueur ex aequo qui tient le château d'Édimbourg gagne."),
+                     N_("Sinon le détenteur du château de Stirling gagne, même s'il n'était pas en tête."),
+                     N_("Sinon, victoire partagée.")),
+        "ireland": (N_("Égalité : le joueur ex aequo qui tient le château de Blarney gagne."),
+                    N_("Sinon celui qui a le plus de cases adjacentes à la tour ronde de Tara."),
+                    N_("Sinon, victoire partagée.")),
     },
 )

@@ -47,12 +47,12 @@ from .core import (
     by_value,
     finish,
     join,
-    plural,
 )
+from .i18n import N_, _, ngettext, tr
 
 SIZE = 8  # squares per side (T1: 4×4 tiles of 2×2 squares)
 TILES = SIZE // 2
-TERRAINS = {"F": "forêt", "E": "eau", "D": "désert", "P": "plaine", "R": "rocaille"}
+TERRAINS = {"F": N_("forêt"), "E": N_("eau"), "D": N_("désert"), "P": N_("plaine"), "R": N_("rocaille")}
 WATER = "E"
 SEGMENT_MIN = 7  # T2
 SEGMENT_POINTS = 3
@@ -120,28 +120,30 @@ def _cards(doc: dict, check: Checker) -> tuple[list[Card], set[str]]:
         path = join("buildings", k)
         if check.obj(item, path) is None:
             continue
-        check.known(item, ("id", "name", "points"), path, "(attendu : id, name, points)")
+        check.known(item, ("id", "name", "points"), path, _("(attendu : id, name, points)"))
         card_id = check.string(item, "id", path, required=True, max_len=SLUG_MAX)
         good_id = card_id is not None
         if card_id is not None:
             written.add(card_id)
             if not SLUG.fullmatch(card_id):
-                check.add(join(path, "id"), "doit être un identifiant en minuscules sans accents, chiffres "
-                                            "et tirets (ex. « terrain-de-sport »)")
+                check.add(join(path, "id"), _("doit être un identifiant en minuscules sans accents, "
+                                              "chiffres et tirets (ex. « terrain-de-sport »)"))
                 good_id = False
             elif card_id in seen:
-                check.add(join(path, "id"), f"identifiant déjà utilisé par buildings[{seen[card_id]}] "
-                                            "(chaque carte une seule fois)")
+                check.add(join(path, "id"), _("identifiant déjà utilisé par buildings[{v1}] (chaque "
+                                              "carte une seule fois)",
+                                              v1=seen[card_id]))
                 good_id = False
             else:
                 seen[card_id] = k
         name = check.string(item, "name", path, max_len=NAME_MAX)
         if name is not None and not name.strip():
-            check.add(join(path, "name"), "ne doit pas être vide")
+            check.add(join(path, "name"), _("ne doit pas être vide"))
             name = None
         if "points" not in item:
             check.add(join(path, "points"),
-                      f"champ obligatoire : la valeur de la carte (0 à {CARD_POINTS_MAX})")
+                      _("champ obligatoire : la valeur de la carte (0 à {CARD_POINTS_MAX})",
+                        CARD_POINTS_MAX=CARD_POINTS_MAX))
         points = check.integer(item, "points", path, 0, CARD_POINTS_MAX)
         if good_id:
             cards.append(Card(card_id, (name or card_id).strip(), points))
@@ -155,9 +157,13 @@ def _square(value: Any, top: int) -> tuple[int, int] | str:
         if type(r) is int and type(c) is int:  # exact type: JSON true/false are not numbers
             if 0 <= r <= top and 0 <= c <= top:
                 return r, c
-            what = "tuile" if top == TILES - 1 else "case"
-            return f"{what} hors de la grille : ligne et colonne entre 0 et {top} (ici [{r}, {c}])"
-    return "doit être une paire [ligne, colonne] de nombres entiers"
+            if top == TILES - 1:
+                return _("tuile hors de la grille : ligne et colonne entre 0 et {top} (ici [{r}, {c}])",
+                         top=top, r=r, c=c)
+            return _("case hors de la grille : ligne et colonne entre 0 et {top} (ici [{r}, {c}])",
+                     top=top, r=r, c=c)
+
+    return _("doit être une paire [ligne, colonne] de nombres entiers")
 
 
 def _squares(grid: dict, key: str, path: str, check: Checker,
@@ -170,7 +176,8 @@ def _squares(grid: dict, key: str, path: str, check: Checker,
             check.add(f"{join(path, key)}[{k}]", square)
         elif square in found:
             check.add(f"{join(path, key)}[{k}]",
-                      f"[{square[0]}, {square[1]}] est déjà listée en {key}[{found[square]}]")
+                      _("[{v1}, {v2}] est déjà listée en {key}[{v4}]",
+                        v1=square[0], v2=square[1], key=key, v4=found[square]))
         else:
             found[square] = k
     return found
@@ -180,15 +187,17 @@ def _terrain(grid: dict, path: str, check: Checker) -> str | None:
     """The 8 rows as one 64-letter string, or None when any row is wrong."""
     p = join(path, "terrain")
     if "terrain" not in grid:
-        check.add(p, f"champ obligatoire : {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R")
+        check.add(p, _("champ obligatoire : {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R",
+                       SIZE=SIZE))
         return None
     rows = grid["terrain"]
     if not isinstance(rows, list):
-        check.add(p, f"doit être une liste de {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R")
+        check.add(p, _("doit être une liste de {SIZE} lignes de {SIZE} lettres parmi F, E, D, P, R",
+                       SIZE=SIZE))
         return None
     ok = True
     if len(rows) != SIZE:
-        check.add(p, f"doit contenir exactement {SIZE} lignes (il y en a {len(rows)})")
+        check.add(p, _("doit contenir exactement {SIZE} lignes (il y en a {v2})", SIZE=SIZE, v2=len(rows)))
         ok = False
     for r, row in enumerate(rows):
         if type(row) is str and _ROW.fullmatch(row):
@@ -196,14 +205,15 @@ def _terrain(grid: dict, path: str, check: Checker) -> str | None:
         ok = False
         rp = f"{p}[{r}]"
         if not isinstance(row, str):
-            check.add(rp, f"doit être un texte de {SIZE} lettres parmi F, E, D, P, R")
+            check.add(rp, _("doit être un texte de {SIZE} lettres parmi F, E, D, P, R", SIZE=SIZE))
         elif len(row) != SIZE:
-            check.add(rp, f"doit faire {SIZE} lettres parmi F, E, D, P, R "
-                          f"(il y en a {len(row)} : « {row[:20]} »)")
+            check.add(rp, _("doit faire {SIZE} lettres parmi F, E, D, P, R (il y en a {v2} : « {v3} »)",
+                            SIZE=SIZE, v2=len(row), v3=row[:20]))
         else:
             c, ch = next((c, ch) for c, ch in enumerate(row) if ch not in TERRAINS)
-            check.add(rp, f"lettre « {ch} » en colonne {c} : attendu F (forêt), E (eau), D (désert), "
-                          "P (plaine) ou R (rocaille), en majuscules")
+            check.add(rp, _("lettre « {ch} » en colonne {c} : attendu F (forêt), E (eau), D (désert), P "
+                            "(plaine) ou R (rocaille), en majuscules",
+                            ch=ch, c=c))
     return "".join(rows) if ok else None
 
 
@@ -217,7 +227,7 @@ def _grid(value: Any, path: str, check: Checker) -> Grid | None:
     if check.obj(value, path) is None:
         return None
     before = len(check.problems)
-    check.known(value, GRID_KEYS, path, f"(attendu : {', '.join(GRID_KEYS)})")
+    check.known(value, GRID_KEYS, path, _("(attendu : {v1})", v1=', '.join(GRID_KEYS)))
     terrain = _terrain(value, path, check)
     sources = _squares(value, "sources", path, check, top=TILES - 1)
     relics = _squares(value, "relics", path, check)
@@ -231,27 +241,32 @@ def _grid(value: Any, path: str, check: Checker) -> Grid | None:
             if dry:
                 r, c = dry[0]
                 check.add(join(join(path, "sources"), k),
-                          f"la tuile [{tile[0]}, {tile[1]}] porte une source d'énergie : ses 4 cases doivent "
-                          f"être de l'eau (E), or la case [{r}, {c}] est {TERRAINS[terrain[r * SIZE + c]]}")
+                          _("la tuile [{v1}, {v2}] porte une source d'énergie : ses 4 cases doivent être "
+                            "de l'eau (E), or la case [{r}, {c}] est {v5}",
+                            v1=tile[0], v2=tile[1], r=r, c=c, v5=tr(TERRAINS[terrain[r * SIZE + c]])))
     for square, k in tokens.items():
         if square in relics:
             check.add(join(join(path, "relic_tokens"), k),
-                      f"la case [{square[0]}, {square[1]}] a déjà une relique imprimée "
-                      f"(relics[{relics[square]}]) : un jeton Relique ne se pose jamais dessus")
+                      _("la case [{v1}, {v2}] a déjà une relique imprimée (relics[{v3}]) : un jeton "
+                        "Relique ne se pose jamais dessus",
+                        v1=square[0], v2=square[1], v3=relics[square]))
     for square, k in junk.items():
         if square not in relics and square not in tokens:
             check.add(join(join(path, "junk"), k),
-                      f"la case [{square[0]}, {square[1]}] n'a pas de relique : le bric-à-brac se pose sur "
-                      "une relique (imprimée ou jeton)")
+                      _("la case [{v1}, {v2}] n'a pas de relique : le bric-à-brac se pose sur une "
+                        "relique (imprimée ou jeton)",
+                        v1=square[0], v2=square[1]))
     for square, k in inhabitants.items():
         if square in tokens:
             check.add(join(join(path, "inhabitants"), k),
-                      f"la case [{square[0]}, {square[1]}] porte un jeton Relique "
-                      f"(relic_tokens[{tokens[square]}]) : un habitant ne partage pas sa case avec un jeton")
+                      _("la case [{v1}, {v2}] porte un jeton Relique (relic_tokens[{v3}]) : un habitant "
+                        "ne partage pas sa case avec un jeton",
+                        v1=square[0], v2=square[1], v3=tokens[square]))
         if square in junk:
             check.add(join(join(path, "inhabitants"), k),
-                      f"la case [{square[0]}, {square[1]}] porte du bric-à-brac (junk[{junk[square]}]) : "
-                      "un habitant ne partage pas sa case avec un jeton")
+                      _("la case [{v1}, {v2}] porte du bric-à-brac (junk[{v3}]) : un habitant ne partage "
+                        "pas sa case avec un jeton",
+                        v1=square[0], v2=square[1], v3=junk[square]))
     if len(check.problems) != before or terrain is None:
         return None
     return Grid(terrain, tuple(sources), frozenset(relics), frozenset(tokens), frozenset(junk),
@@ -292,7 +307,7 @@ def _pair(square: tuple[int, int]) -> list[int]:
 def _analyse(grid: Grid) -> dict:
     """What a grid scores, and where: the shape documented at the top of this module."""
     segments = [
-        {"terrain": grid.terrain[a[0]], "label": TERRAINS[grid.terrain[a[0]]], "size": len(a),
+        {"terrain": grid.terrain[a[0]], "label": tr(TERRAINS[grid.terrain[a[0]]]), "size": len(a),
          "squares": [[i // SIZE, i % SIZE] for i in a]}
         for a in _segments(grid.terrain)
     ]
@@ -356,13 +371,14 @@ def _counts(player: dict, path: str, check: Checker) -> dict[str, int]:
     # Each junk token covers its own relic, and shares its square with no inhabitant:
     # the 64 squares bound the sums, as they bound a drawn grid.
     if counts["relics"] + counts["junk"] > SIZE * SIZE:
-        check.rule(join(path, "junk"), f"reliques visibles + reliques sous bric-à-brac : au plus "
-                                       f"{SIZE * SIZE} (une relique par case ; ici "
-                                       f"{counts['relics']} + {counts['junk']})")
+        check.rule(join(path, "junk"), _("reliques visibles + reliques sous bric-à-brac : au plus {v1} "
+                                         "(une relique par case ; ici {v2} + {v3})",
+                                         v1=SIZE * SIZE, v2=counts['relics'], v3=counts['junk']))
     if counts["inhabitants"] + counts["junk"] > SIZE * SIZE:
-        check.rule(join(path, "inhabitants"), f"habitants + bric-à-brac : au plus {SIZE * SIZE} (un "
-                                              f"habitant ne partage pas sa case avec un jeton ; ici "
-                                              f"{counts['inhabitants']} + {counts['junk']})")
+        check.rule(join(path, "inhabitants"), _("habitants + bric-à-brac : au plus {v1} (un habitant ne "
+                                                "partage pas sa case avec un jeton ; ici {v2} + {v3})",
+                                                v1=SIZE * SIZE, v2=counts['inhabitants'],
+                                                v3=counts['junk']))
     return counts
 
 
@@ -374,8 +390,9 @@ def _built(player: dict, path: str, check: Checker, cards: list[Card], written: 
     result: dict[str, int] = {}
     for key, value in built.items():
         if key not in written:
-            listed = ", ".join(card.id for card in cards) or "aucune carte dans buildings"
-            check.add(join(p, str(key)), f"« {key} » n'est pas une carte de bâtiment en jeu ({listed})")
+            listed = ", ".join(card.id for card in cards) or _("aucune carte dans buildings")
+            check.add(join(p, str(key)), _("« {key} » n'est pas une carte de bâtiment en jeu ({listed})",
+                                           key=key, listed=listed))
             continue
         n = check.int_value(value, join(p, key), 0, BUILDING_MAX)
         if key in in_play:
@@ -395,13 +412,16 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
     if found is not None:
         if n_seg:
             sizes = ", ".join(f"{s['label']} {s['size']}" for s in found["segments"])
-            seg += f" ({sizes} cases)"
+            seg += _(" ({sizes} cases)", sizes=sizes)
         edge = len(found["sources"]) - n_src
         if edge:
-            src = (src + " ; " if src else "") + f"{plural(edge, 'source')} en bordure : 0"
+            src = (src + _(" ; ") if src else "") + ngettext("{n} source en bordure : 0",
+                                                          "{n} sources en bordure : 0", edge)
         covered = sum(1 for r in found["relics"] if r["covered"])
         if covered:
-            rel = f"{n_rel} × 1 ({plural(n_rel + covered, 'relique')}, {covered} sous bric-à-brac)"
+            rel = _("{n_rel} × 1 ({v2}, {covered} sous bric-à-brac)",
+                    n_rel=n_rel, v2=ngettext("{n} relique", "{n} reliques", n_rel + covered),
+                    covered=covered)
     junk = f"{n_junk} × (−1)" if n_junk else ""
     inh = f"{n_inh} × 1" if n_inh else ""
 
@@ -428,19 +448,19 @@ TIEBREAK_KEYS: tuple[str, ...] = ("inhabitants",)
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     """Validate the Reterra part of a document and score it (T1-T6)."""
-    check.known(doc, TABLE_KEYS, "", "pour Reterra")
+    check.known(doc, TABLE_KEYS, "", _("pour Reterra"))
     cards, written = _cards(doc, check)
     scores: list[PlayerScore] = []
     inhabitants: dict[str, int] = {}
     for i, (player, name) in enumerate(zip(doc["players"], names, strict=True)):
         path = join("players", i)
-        check.known(player, PLAYER_KEYS, path, "pour un joueur de Reterra")
+        check.known(player, PLAYER_KEYS, path, _("pour un joueur de Reterra"))
         found = None
         if "grid" in player:
             for key in COUNT_BOUNDS:
                 if key in player:
-                    check.add(join(path, key), "ne se donne pas avec grid : la grille compte déjà cela "
-                                               "(choisir la grille ou les comptes)")
+                    check.add(join(path, key), _("ne se donne pas avec grid : la grille compte déjà cela "
+                                                 "(choisir la grille ou les comptes)"))
             grid = _grid(player["grid"], join(path, "grid"), check)
             if grid is not None:
                 found = _analyse(grid)
@@ -461,22 +481,22 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
 
 GAME = Game(
     id="reterra",
-    label="Reterra",
-    variants={"base": "Base"},
+    label=N_("Reterra"),
+    variants={"base": N_("Base")},
     min_players=2,
     max_players=4,
     categories=(
-        Category("segments", "Segments de terrain", "3 par segment de 7 cases ou plus"),
-        Category("energy_sources", "Sources d'énergie", "8 par source entourée"),
-        Category("relics", "Reliques", "1 par relique visible"),
-        Category("junk", "Bric-à-brac", "−1 par jeton"),
-        Category("inhabitants", "Habitants", "1 par habitant"),
-        Category("buildings", "Bâtiments", "valeur de la carte"),
-        Category("building_bonus", "Pouvoirs de bâtiment", "points de fin de partie"),
+        Category("segments", N_("Segments de terrain"), N_("3 par segment de 7 cases ou plus")),
+        Category("energy_sources", N_("Sources d'énergie"), N_("8 par source entourée")),
+        Category("relics", N_("Reliques"), N_("1 par relique visible")),
+        Category("junk", N_("Bric-à-brac"), N_("−1 par jeton")),
+        Category("inhabitants", N_("Habitants"), N_("1 par habitant")),
+        Category("buildings", N_("Bâtiments"), N_("valeur de la carte")),
+        Category("building_bonus", N_("Pouvoirs de bâtiment"), N_("points de fin de partie")),
     ),
     score=score,
-    tiebreaks={"base": ("Égalité : le joueur qui a le plus d'habitants gagne.",
-                        "Sinon, victoire partagée.")},
+    tiebreaks={"base": (N_("Égalité : le joueur qui a le plus d'habitants gagne."),
+                        N_("Sinon, victoire partagée."))},
 )
 
 
@@ -488,7 +508,7 @@ def grid_tool(payload: Any) -> dict:
     if body is not None:
         check.known(body, ("grid",), "")
         if "grid" not in body:
-            check.add("grid", "champ obligatoire")
+            check.add("grid", _("champ obligatoire"))
     check.raise_if_any()
     return analyse_grid(body["grid"])
 

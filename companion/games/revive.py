@@ -20,8 +20,8 @@ from .core import (
     by_value,
     finish,
     join,
-    plural,
 )
+from .i18n import N_, _, ngettext
 
 ABYSS = ("abyss",)
 COLOURS = 3  # card colours, artifact colours and artifact-card lines all come in three (V3, V5)
@@ -41,10 +41,10 @@ PLAYER_KEYS = ("name", *NUMBERS, *LISTS, "four_token", "resources")
 
 # Remaining resources (V2): key -> (limit, singular, plural), in the order the detail lists them.
 RESOURCES: dict[str, tuple[int, str, str]] = {
-    "gears": (6, "engrenage", "engrenages"),
-    "books": (6, "livre", "livres"),
-    "food": (6, "nourriture", "nourritures"),
-    "crystals": (3, "cristal", "cristaux"),
+    "gears": (6, N_("{n} engrenage"), N_("{n} engrenages")),
+    "books": (6, N_("{n} livre"), N_("{n} livres")),
+    "food": (6, N_("{n} nourriture"), N_("{n} nourritures")),
+    "crystals": (3, N_("{n} cristal"), N_("{n} cristaux")),
 }
 GREAT_LOCATIONS_MAX = 5
 GREAT_LOCATION_POINTS = (1, 30)
@@ -56,7 +56,7 @@ CARD_LINE_POINTS_MAX = 10
 
 def colour(i: int) -> str:
     """Neutral colour label (V5): the rules name only yellow, and tables name the others as they like."""
-    return f"couleur {i + 1}"
+    return _("couleur {n}", n=i + 1)
 
 
 @dataclass(frozen=True)
@@ -137,8 +137,8 @@ def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
     if not expansion:
         for key in ABYSS_ONLY:
             if key in player:
-                check.add(join(path, key), "clé inconnue en variante de base : réservée à l'extension "
-                                           "Call of the Abyss (variante « abyss »)")
+                check.add(join(path, key), _("clé inconnue en variante de base : réservée à l'extension "
+                                             "Call of the Abyss (variante « abyss »)"))
     numbers = {key: check.integer(player, key, path, 0, hi) for key, hi in NUMBERS.items()
                if expansion or key not in ABYSS_ONLY}
     great = check.array(player, "great_locations", path, max_items=GREAT_LOCATIONS_MAX)
@@ -162,7 +162,8 @@ def check_four_token(check: Checker, sheets: list[Sheet], names: list[str]) -> N
     holders = [i for i, s in enumerate(sheets) if s.four_token]
     for i in holders[1:]:
         check.rule(join(join("players", i), "four_token"),
-                  f"un seul joueur peut tenir le jeton 4 points (déjà tenu par {names[holders[0]]})")
+                  _("un seul joueur peut tenir le jeton 4 points (déjà tenu par {v1})",
+                    v1=names[holders[0]]))
 
 
 # --------------------------------------------------------------------------- scoring
@@ -186,14 +187,16 @@ def card_bonus_line(sheet: Sheet, variant: str) -> Line:
             points += CARD_POINTS * cards
             terms.append(f"{cards} × {CARD_POINTS} ({colour(i)})")
         elif cards:
-            notes.append(f"{colour(i)} non débloquée : {plural(cards, 'carte')} sans points")
+            notes.append(_("{v1} non débloquée : {v2} sans points",
+                           v1=colour(i), v2=ngettext("{n} carte", "{n} cartes", cards)))
     if variant in ABYSS and sheet.scyphoz:
         if any(unlocked for unlocked, _ in sheet.card_bonus):
             points += CARD_POINTS * sheet.scyphoz
-            terms.append(f"{sheet.scyphoz} × {CARD_POINTS} (Scyphoz)")
+            terms.append(_("{v1} × {CARD_POINTS} (Scyphoz)", v1=sheet.scyphoz, CARD_POINTS=CARD_POINTS))
         else:
-            notes.append(f"{plural(sheet.scyphoz, 'carte')} Scyphoz sans couleur débloquée : 0")
-    return Line("card_bonus", points, " ; ".join(([_sum(terms, points)] if terms else []) + notes))
+            notes.append(ngettext("{n} carte Scyphoz sans couleur débloquée : 0",
+                                  "{n} cartes Scyphoz sans couleur débloquée : 0", sheet.scyphoz))
+    return Line("card_bonus", points, _(" ; ").join(([_sum(terms, points)] if terms else []) + notes))
 
 
 def great_locations_line(sheet: Sheet) -> Line:
@@ -204,10 +207,10 @@ def great_locations_line(sheet: Sheet) -> Line:
 def tokens_line(sheet: Sheet) -> Line:
     terms = []
     if sheet.four_token:
-        terms.append(f"{FOUR_TOKEN} (jeton 4 points)")
+        terms.append(_("{FOUR_TOKEN} (jeton 4 points)", FOUR_TOKEN=FOUR_TOKEN))
     if sheet.two_tokens:
-        word = "jeton" if sheet.two_tokens == 1 else "jetons"
-        terms.append(f"{sheet.two_tokens} × {TWO_TOKEN} ({word} 2 points)")
+        terms.append(ngettext("{n} × {points} (jeton 2 points)", "{n} × {points} (jetons 2 points)",
+                              sheet.two_tokens, points=TWO_TOKEN))
     points = FOUR_TOKEN * sheet.four_token + TWO_TOKEN * sheet.two_tokens
     return Line("tokens", points, _sum(terms, points))
 
@@ -219,14 +222,18 @@ def resources_line(sheet: Sheet) -> Line:
     points, rest = divmod(total, RESOURCES_PER_POINT)
     if not total:
         return Line("resources", 0, "")
-    kinds = [plural(n, singular, many)
-             for n, (_, singular, many) in zip(sheet.resources, RESOURCES.values(), strict=True) if n]
-    left = plural(total, "ressource restante", "ressources restantes")
+    kinds = [ngettext(singular, many, n)
+             for n, (_limit, singular, many) in zip(sheet.resources, RESOURCES.values(), strict=True) if n]
+    left = ngettext("{n} ressource restante", "{n} ressources restantes", total)
     left = f"{' + '.join(kinds)} = {left}" if len(kinds) > 1 else f"{left} ({kinds[0]})"
-    converted = (f"{points} × {RESOURCES_PER_POINT} = {points * RESOURCES_PER_POINT} converties"
-                 if points else "aucune tranche de 5")
-    unconverted = plural(rest, "non convertie", "non converties")
-    detail = f"{left} ; {converted}, reste {unconverted}"
+    converted = (_("{points} × {RESOURCES_PER_POINT} = {v3} converties",
+                   points=points, RESOURCES_PER_POINT=RESOURCES_PER_POINT,
+                   v3=points * RESOURCES_PER_POINT)
+                 if points else _("aucune tranche de 5"))
+    unconverted = ngettext("{n} non convertie", "{n} non converties", rest)
+
+    detail = _("{left} ; {converted}, reste {unconverted}",
+               left=left, converted=converted, unconverted=unconverted)
     return Line("resources", points, detail)
 
 
@@ -245,10 +252,10 @@ def artifact_card_line(sheet: Sheet) -> Line:
         if count or line_points:
             term = f"{artifacts + 1} × {count} × {line_points}"
             terms.append(term)
-            labelled.append(f"{colour(i)} : {term} = {value}")
-    detail = " ; ".join(labelled)
+            labelled.append(_("{what} : {values}", what=colour(i), values=f"{term} = {value}"))
+    detail = _(" ; ").join(labelled)
     if len(terms) > 1:
-        detail += f" ; en tout {_sum(terms, points)}"
+        detail += _(" ; en tout {v1}", v1=_sum(terms, points))
     return Line("artifact_card", points, detail)
 
 
@@ -272,8 +279,8 @@ def score_sheet(sheet: Sheet, variant: str) -> list[Line]:
 def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
     """V6: more unconverted resources, then more machine-track advancement; else shared."""
     return [
-        by_value(lambda n: sheets[n].leftover, "ressources restantes non converties"),
-        by_value(lambda n: sheets[n].machine_progress, "avancement total sur les pistes de machine"),
+        by_value(lambda n: sheets[n].leftover, _("ressources restantes non converties")),
+        by_value(lambda n: sheets[n].machine_progress, _("avancement total sur les pistes de machine")),
     ]
 
 
@@ -298,28 +305,29 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
 
 GAME = Game(
     id="revive",
-    label="Revive",
-    variants={"base": "Base", "abyss": "Call of the Abyss"},
+    label=N_("Revive"),
+    variants={"base": N_("Base"), "abyss": N_("Call of the Abyss")},
     min_players=1,
     max_players=4,
     categories=(
-        Category("track", "Piste de score", "points lus sur la piste"),
-        Category("progress", "Piste de progression", "plus petits points visibles"),
-        Category("card_bonus", "Cartes gagnées", "2 par carte gagnée (hors départ) d'une couleur débloquée",
-                 variant_labels={"abyss": "Cartes gagnées et Scyphoz"},
-                 variant_hints={"abyss": "2 par carte gagnée (hors départ) d'une couleur débloquée ; "
-                                         "Scyphoz : 2 chacune si une couleur est débloquée"}),
-        Category("great_locations", "Grands emplacements", "points imprimés"),
-        Category("tokens", "Jetons", "jeton 4 points, 2 par jeton 2 points"),
-        Category("resources", "Ressources restantes", "1 par tranche de 5"),
-        Category("artifacts", "Artefacts", "points imprimés"),
-        Category("artifact_card", "Carte Artefact", "(artefacts + 1) × quantité × points"),
-        Category("devotion", "Dévotion", "points de dévotion", ABYSS),
+        Category("track", N_("Piste de score"), N_("points lus sur la piste")),
+        Category("progress", N_("Piste de progression"), N_("plus petits points visibles")),
+        Category("card_bonus", N_("Cartes gagnées"), N_("2 par carte gagnée (hors départ) d'une couleur "
+                                                    "débloquée"),
+                 variant_labels={"abyss": N_("Cartes gagnées et Scyphoz")},
+                 variant_hints={"abyss": N_("2 par carte gagnée (hors départ) d'une couleur débloquée ; "
+                                            "Scyphoz : 2 chacune si une couleur est débloquée")}),
+        Category("great_locations", N_("Grands emplacements"), N_("points imprimés")),
+        Category("tokens", N_("Jetons"), N_("jeton 4 points, 2 par jeton 2 points")),
+        Category("resources", N_("Ressources restantes"), N_("1 par tranche de 5")),
+        Category("artifacts", N_("Artefacts"), N_("points imprimés")),
+        Category("artifact_card", N_("Carte Artefact"), N_("(artefacts + 1) × quantité × points")),
+        Category("devotion", N_("Dévotion"), N_("points de dévotion"), ABYSS),
     ),
     score=score,
-    tiebreaks={v: ("Égalité : le plus de ressources restantes non converties (total modulo 5).",
-                   "Sinon le plus d'avancement total sur les trois pistes de machine.",
-                   "Sinon, victoire partagée.") for v in ("base", "abyss")},
+    tiebreaks={v: (N_("Égalité : le plus de ressources restantes non converties (total modulo 5)."),
+                   N_("Sinon le plus d'avancement total sur les trois pistes de machine."),
+                   N_("Sinon, victoire partagée.")) for v in ("base", "abyss")},
 )
 
 

@@ -23,8 +23,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .. import ROOT, games
+from ..games import i18n
 from ..games.core import InvalidDocument, Result, join_names, ordinal
 from ..games.core import points_text as number
+from ..games.i18n import _
 
 STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
@@ -41,6 +43,14 @@ COLOUR_NAMES = {
     "blanc": "#ffffff", "gris": "#808b96", "marron": "#7b4a2a", "turquoise": "#17a2a2",
     "beige": "#d9c7a0", "cyan": "#00acc1",
 }
+# The same in English (`--colours red,blue` with `--lang en`, or in any language): printed as given.
+COLOUR_NAMES |= {
+    "red": COLOUR_NAMES["rouge"], "blue": COLOUR_NAMES["bleu"], "green": COLOUR_NAMES["vert"],
+    "yellow": COLOUR_NAMES["jaune"], "purple": COLOUR_NAMES["violet"], "pink": COLOUR_NAMES["rose"],
+    "black": COLOUR_NAMES["noir"], "white": COLOUR_NAMES["blanc"], "grey": COLOUR_NAMES["gris"],
+    "gray": COLOUR_NAMES["gris"], "brown": COLOUR_NAMES["marron"],
+}
+
 HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DroidSansFallback.ttf")  # those of sheet.css
 REPLACEMENT = "\ufffd"
@@ -122,11 +132,12 @@ def _finalize(value: object) -> object:
 
 
 def french_date(day: dt.date) -> str:
-    return f"{'1er' if day.day == 1 else day.day} {MONTHS[day.month - 1]} {day.year}"
+    """The date printed on a sheet, in the current language ("1er mars 2026", "1 March 2026")."""
+    return i18n.long_date(day, MONTHS)
 
 
 def place_label(place: int, shared: bool) -> str:
-    return ordinal(place) + (" ex æquo" if shared else "")
+    return ordinal(place) + (_(" ex æquo") if shared else "")
 
 
 # --------------------------------------------------------------------------- rendering
@@ -137,8 +148,14 @@ def _environment():
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     # Autoescape everything: a player's name is text, whatever it holds.
-    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, finalize=_finalize,
-                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, finalize=_finalize,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      extensions=["jinja2.ext.i18n"])
+    # The same catalogue and language as the engines (`_("… %(name)s", name=…)` in the templates,
+    # as in the web pages); the language is read at each call, so one environment serves both.
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
+    env.globals["current_language"] = i18n.current
+    return env
 
 
 def _html(template: str, **context) -> str:
@@ -208,8 +225,8 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
                 "total": number(result.player(place.players[0]).total)}
                for place in result.ranking]
     winners = result.winners
-    headline = (f"Victoire de {winners[0]}" if len(winners) == 1
-                else f"Victoire partagée : {join_names(winners)}")
+    headline = (_("Victoire de {name}", name=winners[0]) if len(winners) == 1
+                else _("Victoire partagée : {names}", names=join_names(winners)))
 
     drawings = []
     if result.game == "reterra":
@@ -221,7 +238,7 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
                 drawings.append(draw(p.name, player["grid"], found))
     return {
         "mix": _mix(rows, result),
-        "game": game.label,
+        "game": game.title,
         "variant": game.variant_label(variant),
         "date": french_date(day),
         "players": players,
@@ -229,7 +246,7 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "ranking": ranking,
         "headline": headline,
         "explanation": list(result.explanation),
-        "tiebreaks": list(game.tiebreaks.get(variant, ())),
+        "tiebreaks": list(game.tiebreak_lines(variant)),
         "drawings": drawings,
         "legend": legend() if drawings else [],
     }
@@ -274,10 +291,12 @@ def pad_spec(game_id: object, variant: object) -> tuple[games.Game, str]:
     game = games.GAMES.get(game_id) if isinstance(game_id, str) else None
     if game is None:
         expected = join_names(list(games.GAMES), "ou")
-        raise UnknownPad("game", f"jeu inconnu : {game_id!r} (attendu : {expected})")
+        raise UnknownPad("game", _("jeu inconnu : {value} (attendu : {expected})", value=repr(game_id),
+                                   expected=expected))
     if not isinstance(variant, str) or variant not in game.variants:
-        raise UnknownPad("variant", f"variante inconnue pour {game.label} : {variant!r} "
-                         f"(attendu : {join_names(list(game.variants), 'ou')})")
+        raise UnknownPad("variant", _("variante inconnue pour {game} : {value} (attendu : {expected})",
+                                      game=game.title, value=repr(variant),
+                                      expected=join_names(list(game.variants), "ou")))
     return game, variant
 
 
@@ -285,20 +304,21 @@ def render_pad(game_id: str, variant: str) -> bytes:
     """A blank score pad for one game and variant: one A4 page, four player columns."""
     game, variant = pad_spec(game_id, variant)
     with _pad_lock:
-        return _pad(game.id, variant)
+        return _pad(game.id, variant, i18n.current())
 
 
-@lru_cache(maxsize=16)
-def _pad(game_id: str, variant: str) -> bytes:
-    # Pads only change with the code: each is rendered once per process.
+@lru_cache(maxsize=32)
+def _pad(game_id: str, variant: str, lang: str) -> bytes:
+    # Pads only change with the code and the language: each is rendered once per process.
     game = games.GAMES[game_id]
     context = {
-        "game": game.label,
+        "game": game.title,
         "variant": game.variant_label(variant),
         "rows": [{"label": c.label_for(variant), "hint": c.hint_for(variant)}
                  for c in game.categories_for(variant)],
         "columns": range(PAD_COLUMNS),
-        "tiebreaks": list(game.tiebreaks.get(variant, ())),
+        "tiebreaks": list(game.tiebreak_lines(variant)),
+
     }
     return _one_page("pdf/pad.html", context)
 

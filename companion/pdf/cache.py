@@ -3,6 +3,7 @@
 Rendering costs about 170 ms of CPU; a share link opened by a whole club (or refreshed in a loop)
 would otherwise keep the server busy. `sheet_response` keys each sheet by everything it depends on
 (the game's view token, its stored version, the players' colours and names of colours, the date printed on it,
+the language,
 and `RENDER_ID`, a digest of the code and files that draw sheets), so a new save is a new sheet and
 an upgrade never serves an old drawing. The key is also the ETag: a phone that already holds this
 version gets a 304 without anything being rendered, even from another worker. The rendered bytes
@@ -22,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import ROOT
+from ..games import i18n
 
 MAX_BYTES = 32 * 1024 * 1024
 MAX_ITEMS = 128
@@ -140,8 +142,10 @@ def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: 
               extra: object = None) -> str:
     """The ETag value (without quotes) of one sheet: changes whenever what is drawn may change.
     `game` is the game's view token (unique even across databases); only its digest is shown.
-    `extra`: anything else the drawing depends on (the table's names for its colours...)."""
-    material = repr((game, version, tuple(map(tuple, colours)), str(day), RENDER_ID, repr(extra)))
+    `extra`: anything else the drawing depends on (the table's names for its colours...); the
+    reader's language is part of it too."""
+    material = repr((game, version, tuple(map(tuple, colours)), str(day), RENDER_ID, repr(extra),
+                     i18n.current()))
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 

@@ -11,13 +11,15 @@ import datetime as dt
 import sys
 
 from .. import cli
+from ..games.i18n import _
 
 
 def _write(pdf: bytes, target: str, stdout) -> None:
     if target == "-":
         out = getattr(stdout, "buffer", None) or getattr(sys.stdout, "buffer", None)
         if out is None:  # pragma: no cover - a text-only stream with no bytes underneath
-            raise cli.Failure(["sortie: la sortie standard n'accepte pas de PDF ; donner -o FICHIER.pdf"])
+            raise cli.Failure([_("sortie: la sortie standard n'accepte pas de PDF ; donner -o "
+                                 "FICHIER.pdf")])
         out.write(pdf)
         out.flush()
         return
@@ -26,7 +28,8 @@ def _write(pdf: bytes, target: str, stdout) -> None:
             fh.write(pdf)
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        raise cli.Failure([f"{target}: écriture impossible ({reason})"]) from None
+        raise cli.Failure([_("{file}: écriture impossible ({reason})", file=target,
+                             reason=reason)]) from None
 
 
 def _date(text: str | None) -> dt.date | None:
@@ -35,7 +38,7 @@ def _date(text: str | None) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise cli.Failure([f"date: « {text} » n'est pas une date AAAA-MM-JJ"]) from None
+        raise cli.Failure([_("date: « {text} » n'est pas une date AAAA-MM-JJ", text=text)]) from None
 
 
 def cmd_sheet(args, stdout, stdin) -> int:
@@ -61,17 +64,19 @@ def cmd_pad(args, stdout, stdin) -> int:  # noqa: ARG001 - the commands' shared 
 
 
 def extend(sub, commands: dict) -> None:
-    p = sub.add_parser("sheet", help="imprime la feuille de score d'une partie (PDF, A4)")
-    p.add_argument("file", help="fichier JSON de la partie, ou - pour l'entrée standard")
-    p.add_argument("-o", "--output", required=True, help="fichier PDF à écrire, ou - pour la sortie standard")
-    p.add_argument("--colours", metavar="COULEURS",
-                   help="couleurs des joueurs dans l'ordre, séparées par des virgules "
-                        "(« rouge,bleu » ou « #c0392b,#2471a3 »)")
-    p.add_argument("--date", metavar="AAAA-MM-JJ", help="date imprimée (par défaut : aujourd'hui)")
+    p = sub.add_parser("sheet", help=_("imprime la feuille de score d'une partie (PDF, A4)"))
+    p.add_argument("file", help=_("fichier JSON de la partie, ou - pour l'entrée standard"))
+    p.add_argument("-o", "--output", required=True, help=_("fichier PDF à écrire, ou - pour la sortie "
+                                                           "standard"))
+    p.add_argument("--colours", metavar=_("COULEURS"),
+                   help=_("couleurs des joueurs dans l'ordre, séparées par des virgules (« rouge,bleu » "
+                          "ou « #c0392b,#2471a3 »)"))
+    p.add_argument("--date", metavar=_("AAAA-MM-JJ"), help=_("date imprimée (par défaut : aujourd'hui)"))
     commands["sheet"] = cmd_sheet
-    p = sub.add_parser("pad", help="imprime une feuille de score vierge (PDF, A4)")
-    p.add_argument("game", help="jeu : rebirth, reterra ou revive")
-    p.add_argument("variant", help="variante : scotland, ireland, base ou abyss")
-    p.add_argument("-o", "--output", required=True, help="fichier PDF à écrire, ou - pour la sortie standard")
+    p = sub.add_parser("pad", help=_("imprime une feuille de score vierge (PDF, A4)"))
+    p.add_argument("game", help=_("jeu : rebirth, reterra ou revive"))
+    p.add_argument("variant", help=_("variante : scotland, ireland, base ou abyss"))
+    p.add_argument("-o", "--output", required=True, help=_("fichier PDF à écrire, ou - pour la sortie "
+                                                           "standard"))
     commands["pad"] = cmd_pad
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..games import reterra
+from ..games.i18n import _, ngettext, tr
 
 UNIT = 10  # one square
 SIZE = reterra.SIZE
@@ -92,12 +93,13 @@ def draw(name: str, grid: dict, found: dict) -> Drawing:
     inhabitants = [(c * UNIT + 7.6, r * UNIT + 7.6) for r, c in found["inhabitants"]]
 
     counts = found["counts"]
-    words = [f"{counts['segments']} segment{'s' if counts['segments'] > 1 else ''}",
-             f"{counts['energy_sources']} source{'s' if counts['energy_sources'] > 1 else ''}"]
-    caption = " · ".join(words) + f" · {found['total']} points"
+    words = [ngettext("{n} segment", "{n} segments", counts["segments"]),
+             ngettext("{n} source", "{n} sources", counts["energy_sources"])]
+    caption = " · ".join(words) + " · " + _("{n} points", n=found["total"])
     return Drawing(name, runs, letters, segments, sources, relics, junk, inhabitants, caption)
 
 
 def legend() -> list[tuple[str, str, str]]:
-    """(letter, French name, colour) of each terrain, in the engine's order."""
-    return [(letter, label, PALETTE[letter][0]) for letter, label in reterra.TERRAINS.items()]
+    """(letter, name in the current language, colour) of each terrain, in the engine's order."""
+    return [(letter, tr(label), PALETTE[letter][0]) for letter, label in reterra.TERRAINS.items()]
+

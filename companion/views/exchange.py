@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from .. import exchange, store
+from ..games.i18n import _, ngettext
 
 bp = Blueprint("exchange", __name__)
 bp.after_request(store.set_device_cookie)
@@ -45,14 +46,14 @@ def restore():
         return render_template("play/import.html", problems=[], limit=IMPORT_MAX_BYTES)
     request.max_content_length = IMPORT_MAX_BYTES
     if (request.content_length or 0) > IMPORT_MAX_BYTES:
-        return _refused([exchange.Problem("fichier", "fichier trop gros (8 Mo au plus)")], 413)
+        return _refused([exchange.Problem("fichier", _("fichier trop gros (8 Mo au plus)"))], 413)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return _refused([exchange.Problem("fichier",
-                                          "choisissez le fichier .json exporté depuis « Mes parties »")])
+                                          _("choisissez le fichier .json exporté depuis « Mes parties »"))])
     data = upload.read(IMPORT_MAX_BYTES + 1)
     if len(data) > IMPORT_MAX_BYTES:
-        return _refused([exchange.Problem("fichier", "fichier trop gros (8 Mo au plus)")], 413)
+        return _refused([exchange.Problem("fichier", _("fichier trop gros (8 Mo au plus)"))], 413)
     try:
         incoming = exchange.parse(data)
     except exchange.Refused as refused:
@@ -69,11 +70,13 @@ def _refused(problems, status: int = 422):
 def said(outcome: exchange.Outcome) -> str:
     """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
     added, present, shared = len(outcome.added), len(outcome.present), outcome.shared
-    parts = [f"{added} partie restaurée" if added <= 1 else f"{added} parties restaurées"]
+    parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added)]
     if present:
-        parts.append(f"{present} déjà présente sur ce serveur, laissée telle quelle" if present == 1 else
-                     f"{present} déjà présentes sur ce serveur, laissées telles quelles")
+        parts.append(_("{present} déjà présente sur ce serveur, laissée telle quelle", present=present)
+                     if present == 1 else
+                     _("{present} déjà présentes sur ce serveur, laissées telles quelles", present=present))
     if shared:
-        parts.append(f"{shared} ajoutée à cet appareil en lecture seule" if shared == 1 else
-                     f"{shared} ajoutées à cet appareil en lecture seule")
+        parts.append(_("{shared} ajoutée à cet appareil en lecture seule", shared=shared) if shared == 1
+                     else
+                     _("{shared} ajoutées à cet appareil en lecture seule", shared=shared))
     return " ; ".join(parts) + "."

@@ -28,21 +28,25 @@ from flask import (
 
 from .. import forms, games, store
 from ..extensions import db
+from ..games import i18n
 from ..games.core import join_names
+from ..games.i18n import N_, _, tr
 
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
 
 ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
-CONFLICT = ("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous saisissiez. "
-            "Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos saisies y sont restées ; "
-            "ses autres modifications sont reprises. « Enregistrer » appliquera vos saisies ; rechargez la "
-            "page pour reprendre les siennes.")
-INVALID = "Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce téléphone)."
-UNFINISHED = ("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les champs "
-              "signalés.")
-DRAFT = "Enregistré (à compléter avant les résultats : voir les champs signalés)."
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
+               "saisissiez. Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos "
+               "saisies y sont restées ; ses autres modifications sont reprises. « Enregistrer » "
+               "appliquera vos saisies ; rechargez la page pour reprendre les siennes."))
+INVALID = N_("Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce "
+             "téléphone).")
+UNFINISHED = (N_("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les "
+                 "champs signalés."))
+DRAFT = N_("Enregistré (à compléter avant les résultats : voir les champs signalés).")
 
 
 ZONE_COOKIE = "companion_tz"  # the phone's time zone (IANA name), written by static/js/zone.js
@@ -67,11 +71,13 @@ def local(value: datetime) -> datetime:
 
 
 def french_date(value: datetime | date | None) -> str:
+    """A short date in the reader's language: « 22 nov. 2026 », "22 Nov 2026"."""
     if value is None:
         return ""
     if isinstance(value, datetime):
         value = local(value)
-    return f"{value.day} {MONTHS[value.month - 1]} {value.year}"
+    months = MONTHS_EN if i18n.current() == "en" else MONTHS
+    return f"{value.day} {months[value.month - 1]} {value.year}"
 
 
 @bp.app_template_filter("fr_date")
@@ -83,6 +89,8 @@ def _fr_date(value) -> str:
 def _fr_when(value: datetime) -> str:
     """« 22 nov. 2026 à 21 h 05 » in the player's zone; « … UTC » while the zone is unknown."""
     t = local(value)
+    if i18n.current() == "en":
+        return f"{french_date(t)}, {t.hour}:{t.minute:02d}" + ("" if zone() else " UTC")
     return f"{french_date(t)} à {t.hour} h {t.minute:02d}" + ("" if zone() else " UTC")
 
 
@@ -146,7 +154,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
     if done is not None:  # this very form was already posted (double tap, Back then submit)
         return done
     if variant not in game.variants:
-        errors.setdefault(form.variant.name, []).append("choisissez une variante")
+        errors.setdefault(form.variant.name, []).append(_("choisissez une variante"))
         return None
     palette = [hex_ for hex_, _ in sc.palette]
     seats, names, colours = [], [], []
@@ -162,7 +170,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             # Two pawns of one colour cannot sit at one table (the box has one set per colour).
             other = names[colours.index(colour)]
             errors.setdefault(entry.form.name.name, []).append(
-                f"couleur déjà prise par {other} : choisissez-en une autre")
+                _("couleur déjà prise par {other} : choisissez-en une autre", other=other))
         colours.append(colour)
     document = {"game": game.id, "variant": variant, "players": [{"name": n} for n in names]}
     for problem in games.validate(document):
@@ -171,8 +179,9 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
             seat = seats[int(path[len("players["):path.index("]")])]
             errors.setdefault(form.players.entries[seat].form.name.name, []).append(problem.message)
         elif path == "players":  # too few: the form has no more seats than the game allows
-            general.append(f"Ajoutez les joueurs : {game.label} se joue de {game.min_players} "
-                           f"à {game.max_players} joueurs.")
+            general.append(problem.message if names else
+                           _("Ajoutez les joueurs : {game} se joue de {lo} à {hi} joueurs.",
+                             game=game.title, lo=game.min_players, hi=game.max_players))
         else:
             general.append(problem.message)
     if errors or general:
@@ -287,7 +296,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
         if theirs:
             return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
-    for _ in range(RETRIES):
+    for _attempt in range(RETRIES):
         merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record), added)
         form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
@@ -335,18 +344,18 @@ def edit(token: str):
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
         return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
-                          general=[CONFLICT, *checked.general], status=409, stored=out.known)
+                          general=[tr(CONFLICT), *checked.general], status=409, stored=out.known)
     if out.kind == "invalid":
-        return _edit_page(record, sc, form, errors=checked.errors, general=[INVALID, *checked.general],
+        return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
                           status=422, stored=out.known)
     if request.form.get("add_row"):
         return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         return _edit_page(record, sc, form, errors=checked.errors,
-                          general=[UNFINISHED, *checked.general], status=422, stored=out.known)
+                          general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
     if finishing:
         return redirect(url_for("play.results", token=token))
-    flash("Enregistré." if checked.ok else DRAFT, "success")
+    flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
     return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, out.changed)))
 
 
@@ -362,11 +371,11 @@ def save(token: str):
     summary = [list(item) for item in forms.summary(out.form, checked.errors)]
     if out.kind == "conflict":
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
-                       message=CONFLICT, errors=checked.errors, general=checked.general,
+                       message=tr(CONFLICT), errors=checked.errors, general=checked.general,
                        stored=stored), 409
     if out.kind == "invalid":
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
-                       general=[INVALID, *checked.general], summary=summary, stored=stored), 422
+                       general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
     return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
@@ -400,9 +409,10 @@ def _results_context(record, *, editable: bool) -> dict:
                      "details": [c for c in cells if c["detail"]]})
     context.update(
         rows=rows, totals=totals, warnings=[w.message for w in games.warnings(record.document, result)],
-        headline=(f"{result.winners[0]} gagne" if len(result.winners) == 1
-                  else f"Victoire partagée : {join_names(result.winners)}"),
-        tiebreaks=game.tiebreaks.get(record.variant, ()),
+        headline=(_("{names} gagne", names=result.winners[0]) if len(result.winners) == 1
+
+                  else _("Victoire partagée : {names}", names=join_names(result.winners))),
+        tiebreaks=game.tiebreak_lines(record.variant),
     )
     return context
 
@@ -413,7 +423,7 @@ def results(token: str):
     store.remember(record, can_edit=True)
     context = _results_context(record, editable=True)
     if context["result"] is None:
-        flash("Pas encore de résultats : complétez les champs signalés.", "error")
+        flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
     share = url_for("play.view", token=record.view_token, _external=True)
     return render_template("play/results.html", share_url=share, **context)
@@ -479,7 +489,7 @@ def again(token: str):
                          document=kept)
     db.session.commit()
     store.remember(fresh, can_edit=True)
-    flash("Nouvelle partie, mêmes joueurs : bonne partie !", "success")
+    flash(_("Nouvelle partie, mêmes joueurs : bonne partie !"), "success")
     return redirect(url_for("play.edit", token=fresh.edit_token))
 
 
@@ -495,7 +505,7 @@ def history():
         result = store.result_of(record) if record.status == "scored" else None
         entries.append({
             "record": record, "can_edit": entry.can_edit,
-            "game": game.label if game else record.game,
+            "game": game.title if game else record.game,
             "variant": game.variant_label(record.variant) if game else record.variant,
             "players": store.names_of(record),
             "colours": store.colours_of(record),
@@ -517,7 +527,7 @@ def delete(token: str):
         abort(404)
     if request.method == "POST":
         deleted = store.forget(record)
-        flash("Partie supprimée." if deleted else "Partie retirée de cet appareil.", "success")
+        flash(_("Partie supprimée.") if deleted else _("Partie retirée de cet appareil."), "success")
         return redirect(url_for("play.history"))
     game = games.GAMES.get(record.game)
     return render_template("play/delete.html", record=record, can_edit=entry.can_edit,

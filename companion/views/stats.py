@@ -18,6 +18,7 @@ from markupsafe import Markup
 from .. import bgstats, charts, games, store
 from .. import stats as statistics
 from ..extensions import db
+from ..games.i18n import _
 from ..models import DeviceGame, GameRecord
 from .play import french_date
 
@@ -104,8 +105,11 @@ def index():
                   for i, s in enumerate(drawn)]
         svg = charts.totals_over_time(
             series, len(group.plays), group.first, group.last, ident=f"chart-{n}",
-            title=f"{group.label} : totaux de {'chaque joueur' if player is None else player} "
-                  f"au fil des parties", date=french_date)
+            title=(_("{group} : totaux de chaque joueur au fil des parties", group=group.label)
+                   if player is None
+                   else _("{group} : totaux de {player} au fil des parties", group=group.label,
+                          player=player)),
+            date=french_date)
         charts_by_group.append({"svg": svg, "legend": series, "more": len(group.players) - len(drawn)})
     status = 404 if player and summary.player is None else 200
     return render_template("stats/index.html", summary=summary, asked=player,

@@ -22,51 +22,55 @@ from wtforms.validators import InputRequired
 from .. import forms, games, store
 from ..forms import Choice, Count, Fixed, Group, Name
 from ..games import rebirth as engine
-from ..games.core import join, join_names, ordinal, plural
+from ..games.core import join, join_names, ordinal
+from ..games.i18n import N_, _, ngettext, tr
 
 bp = Blueprint("tools", __name__)
 
 GAME = "rebirth"
-EXPIRED = "Le formulaire a expiré : rechargez la page et recommencez."
-INVALID = "Rien n'a été calculé : corrigez les champs signalés."
+EXPIRED = N_("Le formulaire a expiré : rechargez la page et recommencez.")
+INVALID = N_("Rien n'a été calculé : corrigez les champs signalés.")
 
 
 # --------------------------------------------------------------------------- forms
 
 
 class CityTile(Form):
-    player = Name("Joueur", "à qui est la tuile")
-    influence = Count("Influence", "icônes de la tuile (1 à 4)", lo=1, hi=engine.INFLUENCE_MAX)
-    order = Count("Ordre de pose", "1 = posée en premier ; utile en cas d'égalité",
+    player = Name(N_("Joueur"), N_("à qui est la tuile"))
+    influence = Count(N_("Influence"), N_("icônes de la tuile (1 à 4)"), lo=1, hi=engine.INFLUENCE_MAX)
+    order = Count(N_("Ordre de pose"), N_("1 = posée en premier ; utile en cas d'égalité"),
                   lo=1, hi=max(engine.MAX_CITY.values()))
 
 
 @cache
 def city_form(variant: str) -> type[FlaskForm]:
     top = engine.MAX_CITY[variant]
-    sizes = [(str(n), engine.size_label(n).capitalize()) for n in range(1, top + 1)]
+
+    def sizes():
+        return [(str(n), engine.size_label(n).capitalize()) for n in range(1, top + 1)]
+
     return type(f"City{variant.title()}", (FlaskForm,), {
-        "size": Choice("Taille de la ville", "son nombre de cases", choices=sizes),
-        "tiles": Fixed(Group(CityTile), top, "Tuiles posées",
-                       "une ligne par communauté dans la ville ; laissez vides les cases libres",
-                       item_labels=[f"Tuile {i}" for i in range(1, top + 1)]),
+        "size": Choice(N_("Taille de la ville"), N_("son nombre de cases"), choices=sizes),
+        "tiles": Fixed(Group(CityTile), top, N_("Tuiles posées"),
+                       N_("une ligne par communauté dans la ville ; laissez vides les cases libres"),
+                       item_labels=lambda: [_("Tuile {i}", i=i) for i in range(1, top + 1)]),
     })
 
 
 class Adjacent(Form):
-    tiles = Count("Tuiles adjacentes", "ses tuiles qui touchent le château", hi=engine.ADJACENT_MAX)
-    farms = Count("Dont fermes", "agricoles et énergétiques (départagent une égalité)",
+    tiles = Count(N_("Tuiles adjacentes"), N_("ses tuiles qui touchent le château"), hi=engine.ADJACENT_MAX)
+    farms = Count(N_("Dont fermes"), N_("agricoles et énergétiques (départagent une égalité)"),
                   hi=engine.ADJACENT_MAX)
 
 
 @cache
 def castle_form(n_players: int) -> type[FlaskForm]:
     return type(f"Castle{n_players}", (FlaskForm,), {
-        "holder": Name("Qui contrôle le château ?", "avant la tuile qui vient d'être posée"),
-        "active": Name("Qui vient de poser une tuile à côté ?", "le joueur actif",
-                       validators=[InputRequired("choisissez le joueur qui vient de poser sa tuile")]),
-        "adjacent": Fixed(Group(Adjacent), n_players, "Tuiles autour du château",
-                          "pour chaque joueur, après la pose ; laissez vide qui n'en a pas"),
+        "holder": Name(N_("Qui contrôle le château ?"), N_("avant la tuile qui vient d'être posée")),
+        "active": Name(N_("Qui vient de poser une tuile à côté ?"), N_("le joueur actif"),
+                       validators=[InputRequired(N_("choisissez le joueur qui vient de poser sa tuile"))]),
+        "adjacent": Fixed(Group(Adjacent), n_players, N_("Tuiles autour du château"),
+                          N_("pour chaque joueur, après la pose ; laissez vide qui n'en a pas")),
     })
 
 
@@ -81,7 +85,7 @@ def _game(token: str):
 
 
 def _players(form, names: list[str], nobody: str | None) -> None:
-    pairs = ([("", nobody)] if nobody else [("", "choisir…")]) + [(n, n) for n in names]
+    pairs = ([("", nobody)] if nobody else [("", _("choisir…"))]) + [(n, n) for n in names]
     for f in forms.walk(form):
         if isinstance(f, Name):
             f.choices = forms.options(pairs)
@@ -95,9 +99,10 @@ def _checked(form) -> tuple[dict[str, list[str]], list[str]]:
         for f in forms.walk(form):
             if f.short_name == "csrf_token":
                 if f.errors:
-                    general.append(EXPIRED)
+                    general.append(tr(EXPIRED))
             elif not isinstance(f, FormField | FieldList) and f.errors:
-                errors.setdefault(f.name, []).extend(f.errors)
+                # a validator's own message (InputRequired's) is a message id: read it now
+                errors.setdefault(f.name, []).extend(tr(e) for e in f.errors)
     return errors, general
 
 
@@ -121,7 +126,7 @@ def _page(template: str, record, form, *, errors=None, general=None, answer=None
         template, record=record, game=game, form=form, names=names,
         colours=dict(zip(names, store.colours_of(record), strict=True)),
         variant_label=game.variant_label(record.variant), answer=answer,
-        errors=errors or {}, general=([INVALID] if errors and not general else []) + (general or []),
+        errors=errors or {}, general=([tr(INVALID)] if errors and not general else []) + (general or []),
         theirs={}, kind=forms.kind,
     ), status
 
@@ -133,14 +138,16 @@ def city_answer(outcome: dict, names: list[str]) -> dict:
     """The tool's result as the page says it: one sentence per player present, best first."""
     points = outcome["points"]
     if outcome["complete"]:
-        lines = [f"{name} ({ordinal(i + 1)}) marque {plural(points.get(name, 0), 'point')}."
+        lines = [_("{name} ({v2}) marque {v3}.",
+                   name=name, v2=ordinal(i + 1), v3=ngettext("{n} point", "{n} points", points.get(name, 0)))
                  for i, name in enumerate(outcome["ranking"])]
     else:
-        lines = [f"{name} : {plural(points[name], 'point')} en fin de partie si la ville reste incomplète "
-                 "(1 point par icône)." for name in names if name in points]
+        lines = [_("{name} : {v2} en fin de partie si la ville reste incomplète (1 point par icône).",
+                   name=name, v2=ngettext("{n} point", "{n} points", points[name]))
+                 for name in names if name in points]
     absent = [n for n in names if n not in points]
     if absent:
-        lines.append(f"{join_names(absent)} : aucune tuile dans cette ville.")
+        lines.append(_("{v1} : aucune tuile dans cette ville.", v1=join_names(absent)))
     return {"complete": outcome["complete"], "lines": lines, "explanation": outcome["explanation"],
             "points": points}
 
@@ -172,7 +179,7 @@ def city(token: str):
         if tile.player.data:
             item["player"] = tile.player.data
         elif tile.player.name not in errors:
-            errors[tile.player.name] = ["choisissez à qui est la tuile"]
+            errors[tile.player.name] = [_("choisissez à qui est la tuile")]
         if tile.influence.data is not None:
             item["influence"] = tile.influence.data
         if tile.order.data is not None:
@@ -198,8 +205,8 @@ def castle(token: str):
     record = _game(token)
     names = store.names_of(record)
     form = castle_form(len(names))(formdata=request.form if request.method == "POST" else None)
-    _players(form, names, nobody="personne (château libre)")
-    form.active.choices = forms.options([("", "choisir…")] + [(n, n) for n in names])
+    _players(form, names, nobody=_("personne (château libre)"))
+    form.active.choices = forms.options([("", _("choisir…"))] + [(n, n) for n in names])
     if request.method == "GET":
         return _page("tools/castle.html", record, form)
     errors, general = _checked(form)
@@ -225,10 +232,11 @@ def castle(token: str):
         return _page("tools/castle.html", record, form, errors=errors, general=general, status=422)
     holder = outcome["holder"]
     if holder is None:
-        lines = ["Le château reste libre : personne n'y marque de points pour l'instant."]
+        lines = [_("Le château reste libre : personne n'y marque de points pour l'instant.")]
     else:
-        lines = [f"{holder} contrôle le château : {engine.CASTLE_POINTS} points pour {holder} en fin de "
-                 "partie si le château lui reste jusqu'au bout."]
-        lines += [f"{n} : 0 point pour ce château." for n in names if n != holder]
+        lines = [_("{holder} contrôle le château : {v2} points pour {holder} en fin de partie si le "
+                   "château lui reste jusqu'au bout.",
+                   holder=holder, v2=engine.CASTLE_POINTS)]
+        lines += [_("{n} : 0 point pour ce château.", n=n) for n in names if n != holder]
     return _page("tools/castle.html", record, form,
                  answer={"holder": holder, "lines": lines, "explanation": [outcome["explanation"]]})

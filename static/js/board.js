@@ -9,16 +9,12 @@
 
   var SIZE = 8;
   var COLS = "ABCDEFGH";
-  var TERRAINS = [["F", "forêt"], ["E", "eau"], ["D", "désert"], ["P", "plaine"], ["R", "rocaille"]];
+  var TERRAINS = ["F", "E", "D", "P", "R"].map(function (k) { return [k, T("terrain_" + k)]; });
   var NAMES = {};
   TERRAINS.forEach(function (t) { NAMES[t[0]] = t[1]; });
   var MARKS = [
-    ["sources", "Source", "source d'énergie (toute la tuile, peinte en eau)"],
-    ["relics", "Relique", "relique imprimée"],
-    ["relic_tokens", "Jeton relique", "jeton Relique"],
-    ["junk", "Bric-à-brac", "jeton Bric-à-brac"],
-    ["inhabitants", "Habitant", "habitant"]
-  ];
+    "sources", "relics", "relic_tokens", "junk", "inhabitants"
+  ].map(function (k) { return [k, T("mark_" + k), T("mark_" + k + "_long")]; });
   var UNPAINTED = ".";
   var DELAY = 300;
 
@@ -52,13 +48,15 @@
   /* Engine messages name squares [row, col]: say them the way the board is labelled. */
   function readable(message) {
     return message
-      .replace(/\b(case|tuile) \[(\d+), (\d+)\]/g, function (m, kind, r, c) {
+      .replace(/\b(case|tuile|square|tile) \[(\d+), (\d+)\]/g, function (m, kind, r, c) {
         r = parseInt(r, 10); c = parseInt(c, 10);
-        if (kind === "tuile") return r < 4 && c < 4 ? "tuile " + name(2 * r, 2 * c) + "-" + name(2 * r + 1, 2 * c + 1) : m;
-        return r < SIZE && c < SIZE ? "case " + name(r, c) : m;
+        if (kind === "tuile" || kind === "tile") {
+          return r < 4 && c < 4 ? kind + " " + name(2 * r, 2 * c) + "-" + name(2 * r + 1, 2 * c + 1) : m;
+        }
+        return r < SIZE && c < SIZE ? kind + " " + name(r, c) : m;
       })
       .replace(/ \((?:relics|relic_tokens|junk|inhabitants|sources)\[\d+\]\)/g, "")
-      .replace(/en colonne (\d)\b/g, function (m, c) { return c < SIZE ? "en colonne " + COLS[c] : m; });
+      .replace(/(en colonne|in column) (\d)\b/g, function (m, w, c) { return c < SIZE ? w + " " + COLS[c] : m; });
   }
 
   /* ---------------------------------------------------------------- one board */
@@ -160,7 +158,7 @@
     var self = this;
     var tools = el("div", "board-tools");
     tools.setAttribute("role", "toolbar");
-    tools.setAttribute("aria-label", "Outils du plateau");
+    tools.setAttribute("aria-label", T("board_tools"));
     var terrainRow = el("div", "tool-row terrains");
     TERRAINS.forEach(function (t) {
       var b = el("button", "tool t-" + t[0]);
@@ -168,7 +166,7 @@
       b.dataset.tool = t[0];
       b.appendChild(el("span", "tl", t[0]));
       b.appendChild(el("span", "tn", t[1]));
-      b.setAttribute("aria-label", "Peindre en " + t[1]);
+      b.setAttribute("aria-label", T("paint", {terrain: t[1]}));
       terrainRow.appendChild(b);
     });
     var markRow = el("div", "tool-row marks");
@@ -178,16 +176,15 @@
       b.dataset.tool = m[0];
       b.appendChild(el("span", "glyph"));
       b.appendChild(el("span", "tn", m[1]));
-      b.setAttribute("aria-label", "Poser ou retirer : " + m[2]);
+      b.setAttribute("aria-label", T("toggle_mark", {mark: m[2]}));
       markRow.appendChild(b);
     });
-    var tile = el("button", "tool whole", "Tuile entière");
+    var tile = el("button", "tool whole", T("whole_tile"));
     tile.type = "button";
     tile.dataset.whole = "";
     tile.setAttribute("aria-pressed", "false");
-    tile.title = "Un toucher peint les 4 cases de la tuile";
-    var help = el("p", "hint board-help", "Choisissez un terrain puis touchez les cases (ou activez « Tuile entière »). " +
-      "Les marques se posent et se retirent d'un toucher.");
+    tile.title = T("whole_tile_title");
+    var help = el("p", "hint board-help", T("board_help"));
     tools.appendChild(terrainRow);
     tools.appendChild(markRow);
     var opts = el("div", "tool-row options");
@@ -196,7 +193,7 @@
 
     var board = el("div", "board");
     board.setAttribute("role", "group");
-    board.setAttribute("aria-label", "Communauté : 16 tuiles de 4 cases, colonnes A à H, lignes 1 à 8");
+    board.setAttribute("aria-label", T("board_label"));
     this.squares = [];
     this.tiles = [];
     for (var tr = 0; tr < 4; tr++) {
@@ -316,12 +313,12 @@
         sq.classList.remove("t-F", "t-E", "t-D", "t-P", "t-R", "t-none", "relic", "token", "junked", "inhab");
         sq.classList.add(NAMES[t] ? "t-" + t : "t-none");
         sq.querySelector(".lt").textContent = NAMES[t] ? t : "?";
-        var words = [name(r, c) + " : " + (NAMES[t] || "à peindre")];
-        if (s.relics[k]) { sq.classList.add("relic"); words.push("relique"); }
-        if (s.relic_tokens[k]) { sq.classList.add("relic", "token"); words.push("jeton Relique"); }
-        if (s.junk[k]) { sq.classList.add("junked"); words.push("bric-à-brac"); }
-        if (s.inhabitants[k]) { sq.classList.add("inhab"); words.push("habitant"); }
-        if (s.sources[key(r >> 1, c >> 1)]) words.push("source d'énergie");
+        var words = [name(r, c) + " : " + (NAMES[t] || T("to_paint"))];
+        if (s.relics[k]) { sq.classList.add("relic"); words.push(T("relic")); }
+        if (s.relic_tokens[k]) { sq.classList.add("relic", "token"); words.push(T("relic_token")); }
+        if (s.junk[k]) { sq.classList.add("junked"); words.push(T("junk")); }
+        if (s.inhabitants[k]) { sq.classList.add("inhab"); words.push(T("inhabitant")); }
+        if (s.sources[key(r >> 1, c >> 1)]) words.push(T("source"));
         sq.setAttribute("aria-label", words.join(", "));
       }
     }
@@ -337,8 +334,8 @@
       this.busy(false);
       this.clearFound();
       this.showProblems([]);
-      this.status.textContent = left === SIZE * SIZE ? "Plateau vide : peignez les 64 cases." :
-        "Encore " + left + (left > 1 ? " cases" : " case") + " à peindre.";
+      this.status.textContent = left === SIZE * SIZE ? T("board_empty") :
+        T(left > 1 ? "board_left" : "board_left_one", {n: left});
       this.figures(null);
       return;
     }
@@ -376,12 +373,12 @@
         self.showProblems(res[1].errors.map(function (p) { return readable(p.message); }));
         self.readout.classList.add("stale");
       } else {
-        self.showProblems(["Le calcul a échoué (" + res[0] + ") : les chiffres affichés sont les derniers bons."]);
+        self.showProblems([T("calc_failed", {status: res[0]})]);
       }
     }).catch(function () {
       if (seq !== self.seq) return;
       self.busy(false);
-      self.showProblems(["Pas de réseau : le calcul reprendra au prochain toucher (les saisies sont gardées)."]);
+      self.showProblems([T("calc_offline")]);
     });
   };
 

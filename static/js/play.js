@@ -21,7 +21,7 @@
     var wrap = document.createElement("span");
     wrap.className = "stepper";
     input.parentNode.insertBefore(wrap, input);
-    [["-1", "\u2212", "Moins un"], null, ["1", "+", "Plus un"]].forEach(function (b) {
+    [["-1", "\u2212", T("minus")], null, ["1", "+", T("plus")]].forEach(function (b) {
       if (!b) { wrap.appendChild(input); return; }
       var btn = document.createElement("button");
       btn.type = "button";
@@ -117,7 +117,7 @@
     var box = ownerOf(row);
     var mine = Array.prototype.filter.call(row.children, function (c) { return c.matches("[data-remove-row]"); });
     if (mine.length || !box) return;
-    var label = box.dataset.removeLabel || "Retirer cette ligne";
+    var label = box.dataset.removeLabel || T("remove_row");
     var btn = document.createElement("button");
     btn.type = "button";
     btn.dataset.removeRow = "";
@@ -206,7 +206,7 @@
     btn.hidden = false;
     btn.addEventListener("click", function () {
       var input = document.getElementById(btn.dataset.copy);
-      navigator.clipboard.writeText(input.value).then(function () { btn.textContent = "Copié \u2713"; });
+      navigator.clipboard.writeText(input.value).then(function () { btn.textContent = T("copied"); });
     });
   });
 
@@ -298,7 +298,7 @@
       var next = turn.querySelector("[data-next]");
       next.hidden = k + 1 >= steps.length;
       var following = steps[k + 1];
-      next.textContent = following && following.dataset.seat !== undefined ? "Joueur suivant" : "Étape suivante";
+      next.textContent = following && following.dataset.seat !== undefined ? T("next_player") : T("next_step");
       if (following) next.setAttribute("aria-label", next.textContent + " : " + following.dataset.stageLabel);
     }
     if (focus !== false) {
@@ -542,7 +542,7 @@
       var p = document.createElement("p");
       p.className = "theirs";
       p.id = "t-" + name;
-      p.appendChild(document.createTextNode("Enregistré sur l'autre appareil : "));
+      p.appendChild(document.createTextNode(T("theirs")));
       var b = document.createElement("b");
       b.textContent = theirs[name];
       p.appendChild(b);
@@ -572,12 +572,12 @@
     box.className = "button-row";
     var mine = document.createElement("button");
     mine.type = "button";
-    mine.textContent = "Appliquer mes saisies";
+    mine.textContent = T("apply_mine");
     mine.addEventListener("click", function () { resolve(true); });
     var theirs = document.createElement("button");
     theirs.type = "button";
     theirs.className = "ghost";
-    theirs.textContent = "Reprendre leurs valeurs";
+    theirs.textContent = T("take_theirs");
     theirs.addEventListener("click", function () { resolve(false); });
     box.appendChild(mine);
     box.appendChild(theirs);
@@ -592,7 +592,7 @@
     var sent = changes(true);
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
-      say(pending() ? "Gard\u00e9 sur ce t\u00e9l\u00e9phone" : "Enregistr\u00e9 \u2713", pending() ? "" : "ok");
+      say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
       return;
     }
     inFlight = true;
@@ -601,7 +601,7 @@
     data.append("version", version.value);
     data.append("changes", JSON.stringify(sent));
     data.append("new_rows", JSON.stringify(added(sent)));
-    say("Enregistrement\u2026", "busy");
+    say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
       headers: { "Accept": "application/json" }
@@ -633,8 +633,7 @@
         markWarnings(data.warnings);
         showNotice(mark(data.errors, data.general));  // a rule not met yet: flagged, saved anyway
         if (pending()) writeDraft(); else dropDraft();
-        say(data.draft ? "Enregistr\u00e9 \u2713 (\u00e0 compl\u00e9ter avant les r\u00e9sultats)"
-                       : "Enregistr\u00e9 \u2713", "ok");
+        say(data.draft ? T("saved_draft") : T("saved"), "ok");
       } else if (status === 409 && data) {
         version.value = data.version;
         stored = data.stored || {};
@@ -645,19 +644,18 @@
         markTheirs(conflicts);
         showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
         writeDraft();
-        say("Non enregistr\u00e9 : conflit", "bad");
+        say(T("not_saved_conflict"), "bad");
       } else if (status === 422 && data) {
         clearMarks();
         showNotice(mark(data.errors, data.general));
         showSummary(data.summary);
-        say("Non enregistr\u00e9 : \u00e0 corriger", "bad");
+        say(T("not_saved_fix"), "bad");
       } else {
-        showNotice(["L'enregistrement a \u00e9chou\u00e9 (" + status + ") : vos saisies restent sur ce t\u00e9l\u00e9phone. " +
-                    "Si cela dure, rechargez la page."]);
-        say("Non enregistr\u00e9", "bad");
+        showNotice([T("save_failed", {status: status})]);
+        say(T("not_saved"), "bad");
       }
     }).catch(function () {
-      say("Pas de r\u00e9seau : saisies gard\u00e9es sur ce t\u00e9l\u00e9phone", "bad");
+      say(T("offline"), "bad");
       timer = setTimeout(save, 10000);
     }).then(function () {
       inFlight = false;
@@ -679,7 +677,7 @@
     if (e && e.target && e.target.name) copyTo(e.target);
     writeDraft();
     if (paused) return;
-    say("Modifications en attente\u2026", "busy");
+    say(T("pending"), "busy");
     clearTimeout(timer);
     timer = setTimeout(save, DELAY);
   }
@@ -699,14 +697,14 @@
     if (inFlight) {
       e.preventDefault();
       submitAfter = e.submitter || true;
-      say("Enregistrement\u2026", "busy");
+      say(T("saving"), "busy");
     }
   });
 
   /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
   form.addEventListener("draft", function () {
     writeDraft();
-    if (!timer && !inFlight && !paused) say("Gard\u00e9 sur ce t\u00e9l\u00e9phone", "");
+    if (!timer && !inFlight && !paused) say(T("kept_here"), "");
   });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
@@ -753,7 +751,7 @@
   var sent = !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.submitted, 10));
   if (draft && draft.values && !theirsShown && !sent && restore(draft)) {
     showIf();
-    showNotice(["Des saisies non enregistr\u00e9es ont \u00e9t\u00e9 retrouv\u00e9es sur ce t\u00e9l\u00e9phone : elles sont remises et envoy\u00e9es."]);
+    showNotice([T("restored")]);
     /* sent once every script has read the restored fields (board.js marks what cannot be sent yet) */
     if (document.readyState === "complete") save();
     else document.addEventListener("DOMContentLoaded", function () { save(); });

@@ -17,8 +17,8 @@
   function summary(row) {
     var legend = row.querySelector("legend");
     var size = row.querySelector('input[name$="-size"]');
-    var parts = [legend ? legend.textContent.trim() : "Ville"];
-    if (size && size.value) parts.push(size.value + " cases");
+    var parts = [legend ? legend.textContent.trim() : T("city")];
+    if (size && size.value) parts.push(T("spaces", {n: size.value}));
     var tiles = [];
     Array.prototype.forEach.call(row.querySelectorAll('select[name$="-player"]'), function (select) {
       var influence = document.getElementsByName(select.name.replace(/-player$/, "-influence"))[0];
@@ -37,7 +37,7 @@
       row.insertBefore(b, row.firstChild);
     }
     b.textContent = summary(row);
-    b.setAttribute("aria-label", summary(row) + " : ouvrir pour modifier");
+    b.setAttribute("aria-label", T("open_to_edit", {summary: summary(row)}));
     return b;
   }
 

@@ -9,7 +9,7 @@
   var had = document.cookie.split("; ").indexOf("companion_tz=" + zone) >= 0;
   if (!had) {
     document.cookie = "companion_tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
-    var months = ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."];
+    var months = T("months").split("|");
     Array.prototype.forEach.call(document.querySelectorAll("time[data-local]"), function (t) {
       var d = new Date(t.getAttribute("datetime"));
       if (isNaN(d)) return;
@@ -17,8 +17,8 @@
       new Intl.DateTimeFormat("fr-FR", { timeZone: zone, year: "numeric", month: "numeric", day: "numeric",
                                          hour: "numeric", minute: "2-digit", hour12: false })
         .formatToParts(d).forEach(function (p) { parts[p.type] = p.value; });
-      t.textContent = parseInt(parts.day, 10) + " " + months[parseInt(parts.month, 10) - 1] + " " + parts.year +
-        " à " + parseInt(parts.hour, 10) + " h " + parts.minute;
+      t.textContent = T("when", {day: parseInt(parts.day, 10), month: months[parseInt(parts.month, 10) - 1],
+                                 year: parts.year, hour: parseInt(parts.hour, 10), minute: parts.minute});
     });
   }
 })();

@@ -1,0 +1,106 @@
+"""Messages in the player's language, for pure Python code (the engines, the CLI, the PDF).
+
+French literals are the message ids: French needs no catalogue and reads exactly as written. Other
+languages come from the gettext catalogues in companion/translations/ (compiled by `make install`),
+read with the standard library so that companion/games/ never imports Flask. The language is a
+context variable: the web app sets it per request (companion/i18n_web.py), the CLI from `--lang`,
+code can use `using("en")`; messages are built when called, in the language of the moment.
+
+    _("au plus {n} caractères", n=40)        # translated, then formatted when arguments are given
+    ngettext("{n} château", "{n} châteaux", n)  # French rule (0 and 1 singular) or the catalogue's
+    N_("Châteaux")                            # marks a module-level constant; translate it when read
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext as _gettext
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+DOMAIN = "messages"
+LOCALEDIR = Path(__file__).resolve().parent.parent / "translations"
+DEFAULT = "fr"
+LANGUAGES = ("fr", "en")  # the first is the source language (the message ids)
+
+_current: ContextVar[str] = ContextVar("companion_language", default=DEFAULT)
+
+
+def normalise(lang: str | None) -> str | None:
+    """'en-GB', 'EN', 'en_US' -> 'en'; None for a language the app does not speak."""
+    if not lang:
+        return None
+    code = lang.strip().replace("_", "-").split("-")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def current() -> str:
+    return _current.get()
+
+
+def set_language(lang: str | None):
+    """Set the language of this context; returns a token for `reset`."""
+    return _current.set(normalise(lang) or DEFAULT)
+
+
+def reset(token) -> None:
+    _current.reset(token)
+
+
+@contextlib.contextmanager
+def using(lang: str | None):
+    token = set_language(lang)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+@cache
+def catalogue(lang: str) -> _gettext.NullTranslations:
+    if lang == DEFAULT:
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, str(LOCALEDIR), languages=[lang], fallback=True)
+
+
+def gettext(message: str, **values) -> str:
+    text = catalogue(current()).gettext(message) if message else message
+    return text.format(**values) if values else text
+
+
+_ = gettext
+tr = gettext  # for a value known only at run time (a constant marked with N_): not extracted
+
+
+def ngettext(singular: str, plural: str, n: int, **values) -> str:
+    """A count's message; `{n}` is filled with `n`. French: singular for -1..1 (« 0 château »)."""
+    lang = current()
+    if lang == DEFAULT:
+        text = singular if abs(n) <= 1 else plural
+    else:
+        t = catalogue(lang)
+        if (singular, 0) in getattr(t, "_catalog", {}):
+            text = t.ngettext(singular, plural, n)
+        else:  # two forms marked apart with N_ (a table of words): the language's rule picks one
+            rule = getattr(t, "plural", lambda k: int(k != 1))
+            text = t.gettext(plural if rule(n) else singular)
+    return text.format(n=n, **values)
+
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction; it is translated where it is read (`tr(constant)`)."""
+
+    return message
+
+
+MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+             "October", "November", "December")
+
+
+def long_date(day, french_months: tuple[str, ...]) -> str:
+    """"1er mars 2026" in French (with the caller's month names), "1 March 2026" in English."""
+    if current() == "en":
+        return f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
+    return f"{'1er' if day.day == 1 else day.day} {french_months[day.month - 1]} {day.year}"

@@ -1,0 +1,84 @@
+"""Every text the scripts in static/js/ show, in the reader's language.
+
+The scripts hold no French of their own: each page carries these strings as JSON in the
+`data-strings` attribute of its <body> (no inline script: the CSP forbids it), and the scripts read
+them with `T("key")` (static/js/strings.js). A `{name}` in a string is filled by the script.
+"""
+
+from __future__ import annotations
+
+from .games.i18n import N_, tr
+
+STRINGS = {
+    # play.js
+    "minus": N_("Moins un"),
+    "plus": N_("Plus un"),
+    "remove_row": N_("Retirer cette ligne"),
+    "copied": N_("Copié ✓"),
+    "next_player": N_("Joueur suivant"),
+    "next_step": N_("Étape suivante"),
+    "theirs": N_("Enregistré sur l'autre appareil : "),
+    "apply_mine": N_("Appliquer mes saisies"),
+    "take_theirs": N_("Reprendre leurs valeurs"),
+    "kept_here": N_("Gardé sur ce téléphone"),
+    "saving": N_("Enregistrement…"),
+
+    "saved": N_("Enregistré ✓"),
+    "saved_draft": N_("Enregistré ✓ (à compléter avant les résultats)"),
+    "not_saved_conflict": N_("Non enregistré : conflit"),
+    "not_saved_fix": N_("Non enregistré : à corriger"),
+    "save_failed": N_("L'enregistrement a échoué ({status}) : vos saisies restent sur ce téléphone. "
+                      "Si cela dure, rechargez la page."),
+    "not_saved": N_("Non enregistré"),
+    "offline": N_("Pas de réseau : saisies gardées sur ce téléphone"),
+    "pending": N_("Modifications en attente…"),
+    "restored": N_("Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises "
+                   "et envoyées."),
+    # board.js (Reterra's community)
+    "terrain_F": N_("forêt"),
+    "terrain_E": N_("eau"),
+    "terrain_D": N_("désert"),
+    "terrain_P": N_("plaine"),
+    "terrain_R": N_("rocaille"),
+    "mark_sources": N_("Source"),
+    "mark_sources_long": N_("source d'énergie (toute la tuile, peinte en eau)"),
+    "mark_relics": N_("Relique"),
+    "mark_relics_long": N_("relique imprimée"),
+    "mark_relic_tokens": N_("Jeton relique"),
+    "mark_relic_tokens_long": N_("jeton Relique"),
+    "mark_junk": N_("Bric-à-brac"),
+    "mark_junk_long": N_("jeton Bric-à-brac"),
+    "mark_inhabitants": N_("Habitant"),
+    "mark_inhabitants_long": N_("habitant"),
+    "board_tools": N_("Outils du plateau"),
+    "paint": N_("Peindre en {terrain}"),
+    "toggle_mark": N_("Poser ou retirer : {mark}"),
+    "whole_tile": N_("Tuile entière"),
+    "whole_tile_title": N_("Un toucher peint les 4 cases de la tuile"),
+    "board_help": N_("Choisissez un terrain puis touchez les cases (ou activez « Tuile entière »). Les "
+                     "marques se posent et se retirent d'un toucher."),
+    "board_label": N_("Communauté : 16 tuiles de 4 cases, colonnes A à H, lignes 1 à 8"),
+    "to_paint": N_("à peindre"),
+    "relic": N_("relique"),
+    "relic_token": N_("jeton Relique"),
+    "junk": N_("bric-à-brac"),
+    "inhabitant": N_("habitant"),
+    "source": N_("source d'énergie"),
+    "board_empty": N_("Plateau vide : peignez les 64 cases."),
+    "board_left_one": N_("Encore {n} case à peindre."),
+    "board_left": N_("Encore {n} cases à peindre."),
+    "calc_failed": N_("Le calcul a échoué ({status}) : les chiffres affichés sont les derniers bons."),
+    "calc_offline": N_("Pas de réseau : le calcul reprendra au prochain toucher (les saisies sont gardées)."),
+    # rebirth.js
+    "city": N_("Ville"),
+    "spaces": N_("{n} cases"),
+    "open_to_edit": N_("{summary} : ouvrir pour modifier"),
+    # zone.js: a time written again in the phone's zone
+    "months": N_("janv.|févr.|mars|avr.|mai|juin|juil.|août|sept.|oct.|nov.|déc."),
+    "when": N_("{day} {month} {year} à {hour} h {minute}"),
+}
+
+
+def strings() -> dict[str, str]:
+    """The scripts' strings in the current language (a template global: `js_strings()`)."""
+    return {key: tr(text) for key, text in STRINGS.items()}
