@@ -227,3 +227,33 @@ def test_long_names_are_never_cut(phone, live_server):
     for name in LONG:
         assert all(part in text for part in name.split()), name
     assert "…" not in text
+
+
+def draft(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713 (à compléter avant les résultats)")
+
+
+def test_a_total_the_rules_cannot_compute_yet_is_never_shown_as_a_number(phone):
+    """Choosing Édimbourg's holder before his castles (the table's step comes first) keeps a draft the
+    engine cannot score: the running totals must not stay at an old value nor fall to 0."""
+    url = new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    phone.keyboard.type("48")
+    saved(phone)
+    expect(phone.locator("[data-turn-total]")).to_have_text("48")
+    phone.locator(".steps-list a", has_text="Table").tap()
+    phone.locator('label:has(> input[name="edinburgh"][value="Yanis"])').tap()
+    draft(phone)
+    phone.locator(".steps-list a", has_text="Maëlle").tap()
+    phone.fill('[name="players-0-track"]', "50")
+    draft(phone)
+    # Maëlle's total is no longer 48, and nobody's is 0: the totals wait for the rule.
+    expect(phone.locator("[data-turn-total]")).to_have_text("–")
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["–", "–"]
+    phone.goto(url)
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["–", "–"]
+    # Yanis's castle: the game scores again and every total is a number.
+    phone.locator(".steps-list a", has_text="Yanis").tap()
+    phone.locator('#f-players-1-castles button[data-step="1"]').tap()
+    saved(phone)
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["50", "5"]

@@ -624,8 +624,10 @@
           });
         });
         adopt(stored, null, sent);
-        (data.totals || []).forEach(function (total, i) {
-          $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
+        /* A draft the rules cannot score yet has no totals: a dash, never an old number. */
+        $all("[data-seat-total]").forEach(function (el) {
+          var total = (data.totals || [])[+el.getAttribute("data-seat-total")];
+          el.textContent = total === undefined ? "\u2013" : total;
         });
         clearMarks();
         markTheirs({});
