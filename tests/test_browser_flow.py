@@ -257,3 +257,21 @@ def test_a_total_the_rules_cannot_compute_yet_is_never_shown_as_a_number(phone):
     phone.locator('#f-players-1-castles button[data-step="1"]').tap()
     saved(phone)
     assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["50", "5"]
+
+
+def test_four_ordinary_names_head_the_score_table_whole(phone):
+    """Long names wrap (above), but four first names of six or seven letters fit their column at 390 px:
+    "Maëll/e" broken mid-word is not a name a table reads."""
+    names = ["Maëlle", "Camille", "Mathéo", "Jeanne"]
+    new_game(phone, "rebirth", "scotland", names)
+    for i in range(4):
+        phone.locator(".steps-list a").nth(i + 1).tap()
+        phone.locator(f'[name="players-{i}-track"]').fill(str(40 + i))
+    saved(phone)
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    check_layout(phone)
+    lines = phone.evaluate("""() => [...document.querySelectorAll('.pad thead .pname')].map(e =>
+      [e.textContent,
+       Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))])""")
+    assert lines == [[name, 1] for name in names]
