@@ -256,3 +256,16 @@ def test_a_damaged_summary_is_made_again(app, client):
         db.session.commit()
     assert table_rows(page(client)[1], "Revive · Base : résultats par joueur")[0] == \
         ["Bob", "1", "1 100 %", "20", "20"]
+
+
+def test_halves_round_up_as_a_player_rounds_by_hand(app, client):
+    """40.25 reads "40,3" and a 62.5 % win rate "63 %" (Python's round-half-even gave "40,2" and "62 %")."""
+    device = device_of(client)
+    won, lost = revive(("Alice", 41), ("Bob", 0)), revive(("Alice", 39), ("Bob", 50))
+    store_games(app, device, [won] * 5 + [lost] * 3)
+    status, html = page(client)
+    assert status == 200
+    assert table_rows(html, "Revive · Base : résultats par joueur") == [
+        ["Alice", "8", "5 63 %", "40,3", "41"],  # 322 points / 8 plays
+        ["Bob", "8", "3 38 %", "18,8", "50"],
+    ]
