@@ -275,3 +275,22 @@ def test_four_ordinary_names_head_the_score_table_whole(phone):
       [e.textContent,
        Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))])""")
     assert lines == [[name, 1] for name in names]
+
+
+def test_enter_never_puts_the_cursor_under_the_sticky_bar(phone):
+    """The keyboard's "suivant" through a long step: each field it reaches is on screen, above the
+    sticky bar (player, total, buttons) and below the top bar, where the player sees what they type."""
+    new_game(phone, "revive", "abyss", ["Maëlle", "Yanis"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    hidden = []
+    for _ in range(25):
+        where = phone.evaluate("""() => {
+          const r = document.activeElement.getBoundingClientRect();
+          const bar = document.querySelector('#actions').getBoundingClientRect();
+          const top = document.querySelector('.topbar').getBoundingClientRect();
+          return [document.activeElement.name, r.top >= top.bottom && r.bottom <= bar.top]; }""")
+        if not where[1]:
+            hidden.append(where[0])
+        phone.keyboard.type("1")
+        phone.keyboard.press("Enter")
+    assert hidden == []
