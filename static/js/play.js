@@ -584,6 +584,16 @@
     return box;
   }
 
+  /* Running totals from a save; none (a draft the rules cannot score yet, a conflict): a dash, never
+     an old number. */
+  var storedTotals = null;  // the totals of what the server holds, from the last answer
+  function showTotals(totals) {
+    $all("[data-seat-total]").forEach(function (el) {
+      var total = (totals || [])[+el.getAttribute("data-seat-total")];
+      el.textContent = total === undefined ? "\u2013" : total;
+    });
+  }
+
   function save(keepalive) {
     clearTimeout(timer);
     timer = null;
@@ -592,6 +602,7 @@
     var sent = changes(true);
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
+      if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
       say(pending() ? "Gard\u00e9 sur ce t\u00e9l\u00e9phone" : "Enregistr\u00e9 \u2713", pending() ? "" : "ok");
       return;
     }
@@ -624,11 +635,8 @@
           });
         });
         adopt(stored, null, sent);
-        /* A draft the rules cannot score yet has no totals: a dash, never an old number. */
-        $all("[data-seat-total]").forEach(function (el) {
-          var total = (data.totals || [])[+el.getAttribute("data-seat-total")];
-          el.textContent = total === undefined ? "\u2013" : total;
-        });
+        storedTotals = data.totals;
+        showTotals(data.totals);
         clearMarks();
         markTheirs({});
         showSummary([]);
@@ -645,6 +653,8 @@
         adopt(stored, conflicts);  // the other phone's other changes are taken in
         clearMarks();
         markTheirs(conflicts);
+        storedTotals = data.totals;
+        showTotals(null);  // theirs or mine: no total is the game's until this phone chooses
         showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
         writeDraft();
         say("Non enregistr\u00e9 : conflit", "bad");
