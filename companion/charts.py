@@ -22,7 +22,6 @@ from .games.i18n import _
 CATEGORY_COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#f0e442",
                     "#7f3c8d", "#999999", "#11a579")
 SERIES_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
-NEGATIVE = "#6b6b6b"
 HEX = re.compile(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}")
 WIDTH = 360  # viewBox units; the CSS stretches the drawing to the column's width
 
@@ -52,7 +51,8 @@ def category_mix(labels: Sequence[str], players: Sequence[tuple[str, Sequence[in
                  text: Callable[[str], str] = str) -> list[MixBar]:
     """One horizontal bar per player: each category's points as a segment, in the categories' order
     and colours, on one scale for every player (so bars compare); negative points (Reterra's junk)
-    go left of zero in grey. `text` adapts names and labels (the PDF replaces undrawable glyphs)."""
+    go left of zero, each in its category's colour (the legend names it). `text` adapts names and
+    labels (the PDF replaces undrawable glyphs)."""
     positives = [sum(p for p in pts if p > 0) for _, pts in players]
     negatives = [-sum(p for p in pts if p < 0) for _, pts in players]
     span = (max(positives, default=0) + max(negatives, default=0)) or 1
@@ -71,10 +71,15 @@ def category_mix(labels: Sequence[str], players: Sequence[tuple[str, Sequence[in
                          f'fill="{category_colour(i)}" stroke="#ffffff" stroke-width="0.6">'
                          f'<title>{escape(text(label))} : {escape(points_text(p))}</title></rect>')
             x += w
-        if neg:
-            w = neg / span * WIDTH
-            rects.append(f'<rect x="{_num(zero - w)}" y="0" width="{_num(w)}" height="14" '
-                         f'fill="{NEGATIVE}"><title>{escape(points_text(-neg))}</title></rect>')
+        x = zero
+        for i, (label, p) in enumerate(zip(labels, points, strict=True)):
+            if p >= 0:
+                continue
+            w = -p / span * WIDTH
+            x = max(x - w, 0.0)  # never "-0" from the float sum
+            rects.append(f'<rect x="{_num(x)}" y="0" width="{_num(w)}" height="14" '
+                         f'fill="{category_colour(i)}" stroke="#ffffff" stroke-width="0.6">'
+                         f'<title>{escape(text(label))} : {escape(points_text(p))}</title></rect>')
         if neg and zero:
             rects.append(f'<line x1="{_num(zero)}" y1="-2" x2="{_num(zero)}" y2="16" stroke="#000000" '
                          f'stroke-width="1"/>')

@@ -227,3 +227,70 @@ def test_long_names_are_never_cut(phone, live_server):
     for name in LONG:
         assert all(part in text for part in name.split()), name
     assert "…" not in text
+
+
+def draft(page) -> None:
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713 (à compléter avant les résultats)")
+
+
+def test_a_total_the_rules_cannot_compute_yet_is_never_shown_as_a_number(phone):
+    """Choosing Édimbourg's holder before his castles (the table's step comes first) keeps a draft the
+    engine cannot score: the running totals must not stay at an old value nor fall to 0."""
+    url = new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    phone.keyboard.type("48")
+    saved(phone)
+    expect(phone.locator("[data-turn-total]")).to_have_text("48")
+    phone.locator(".steps-list a", has_text="Table").tap()
+    phone.locator('label:has(> input[name="edinburgh"][value="Yanis"])').tap()
+    draft(phone)
+    phone.locator(".steps-list a", has_text="Maëlle").tap()
+    phone.fill('[name="players-0-track"]', "50")
+    draft(phone)
+    # Maëlle's total is no longer 48, and nobody's is 0: the totals wait for the rule.
+    expect(phone.locator("[data-turn-total]")).to_have_text("–")
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["–", "–"]
+    phone.goto(url)
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["–", "–"]
+    # Yanis's castle: the game scores again and every total is a number.
+    phone.locator(".steps-list a", has_text="Yanis").tap()
+    phone.locator('#f-players-1-castles button[data-step="1"]').tap()
+    saved(phone)
+    assert phone.locator(".steps-list .seat-total").all_inner_texts() == ["50", "5"]
+
+
+def test_four_ordinary_names_head_the_score_table_whole(phone):
+    """Long names wrap (above), but four first names of six or seven letters fit their column at 390 px:
+    "Maëll/e" broken mid-word is not a name a table reads."""
+    names = ["Maëlle", "Camille", "Mathéo", "Jeanne"]
+    new_game(phone, "rebirth", "scotland", names)
+    for i in range(4):
+        phone.locator(".steps-list a").nth(i + 1).tap()
+        phone.locator(f'[name="players-{i}-track"]').fill(str(40 + i))
+    saved(phone)
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"/resultats$"))
+    check_layout(phone)
+    lines = phone.evaluate("""() => [...document.querySelectorAll('.pad thead .pname')].map(e =>
+      [e.textContent,
+       Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))])""")
+    assert lines == [[name, 1] for name in names]
+
+
+def test_enter_never_puts_the_cursor_under_the_sticky_bar(phone):
+    """The keyboard's "suivant" through a long step: each field it reaches is on screen, above the
+    sticky bar (player, total, buttons) and below the top bar, where the player sees what they type."""
+    new_game(phone, "revive", "abyss", ["Maëlle", "Yanis"])
+    phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
+    hidden = []
+    for _ in range(25):
+        where = phone.evaluate("""() => {
+          const r = document.activeElement.getBoundingClientRect();
+          const bar = document.querySelector('#actions').getBoundingClientRect();
+          const top = document.querySelector('.topbar').getBoundingClientRect();
+          return [document.activeElement.name, r.top >= top.bottom && r.bottom <= bar.top]; }""")
+        if not where[1]:
+            hidden.append(where[0])
+        phone.keyboard.type("1")
+        phone.keyboard.press("Enter")
+    assert hidden == []

@@ -185,10 +185,24 @@ def test_two_phones_editing_one_game(phone, browser, live_server):
         assert other.locator("#t-players-0-progress").inner_text() == "Enregistré sur l'autre appareil : 5"
         assert other.locator(".theirs").count() == 1  # only the field both changed
         assert other.locator('[name="players-0-progress"]').input_value() == "7"
+        # Alice's total: 43 stored, 45 with B's entry; until B chooses, no number (not 38, its last save).
+        assert other.locator('.steps-list [data-seat-total="0"]').inner_text() == "\u2013"
         other.get_by_role("button", name="Appliquer mes saisies").click()
         saved(other)
+        expect(other.locator('.steps-list [data-seat-total="0"]')).to_have_text("45")
+        # Again on Bob's progress, and B takes A's value: the totals are the stored game's.
+        show_player(phone, 1)
+        phone.fill('[name="players-1-progress"]', "3")
+        saved(phone)
+        show_player(other, 1)
+        other.fill('[name="players-1-progress"]', "4")
+        expect(other.locator('.steps-list [data-seat-total="1"]')).to_have_text("\u2013")
+        other.get_by_role("button", name="Reprendre leurs valeurs").click()
+        saved(other)
+        assert other.locator('[name="players-1-progress"]').input_value() == "3"
+        assert other.locator(".steps-list .seat-total").all_inner_texts() == ["45", "15"]
         phone.goto(url + "resultats")
-        assert totals(phone) == ["45", "12"]
+        assert totals(phone) == ["45", "15"]
     finally:
         context.close()
 

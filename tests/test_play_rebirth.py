@@ -163,6 +163,15 @@ def test_towers_are_numbers_and_one_privatised_mission(client, app):
     assert posted(page)["players-0-towers-0"] == "13" and posted(page)["players-0-towers-1"] == "3"
 
 
+def test_a_tower_sent_as_a_digit_python_cannot_read_is_refused_not_a_crash(client, app):
+    """"¹" is a digit to str.isdigit() but not to int(): the save answered 500 (found by the fuzz test)."""
+    token = create(client, "ireland", ["Aoife", "Brian"])
+    for url in (f"/g/{token}/save", f"/g/{token}/"):
+        res = client.post(url, data={"version": "1", "players-0-towers-0": "\u00b9"})
+        assert res.status_code == 422, url
+    assert "towers" not in stored(app, token).document["players"][0]
+
+
 def test_castle_holder_before_castles_is_kept_as_a_draft_flagged_beside_both_fields(client, app):
     """Order of entry: the Edinburgh holder chosen before Yanis's castles are typed. The rule is not
     met yet, but every other field is stored (as a draft), the rule is flagged beside both fields,

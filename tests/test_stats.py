@@ -256,3 +256,32 @@ def test_a_damaged_summary_is_made_again(app, client):
         db.session.commit()
     assert table_rows(page(client)[1], "Revive · Base : résultats par joueur")[0] == \
         ["Bob", "1", "1 100 %", "20", "20"]
+
+
+def test_halves_round_up_as_a_player_rounds_by_hand(app, client):
+    """40.25 reads "40,3" and a 62.5 % win rate "63 %" (Python's round-half-even gave "40,2" and "62 %")."""
+    device = device_of(client)
+    won, lost = revive(("Alice", 41), ("Bob", 0)), revive(("Alice", 39), ("Bob", 50))
+    store_games(app, device, [won] * 5 + [lost] * 3)
+    status, html = page(client)
+    assert status == 200
+    assert table_rows(html, "Revive · Base : résultats par joueur") == [
+        ["Alice", "8", "5 63 %", "40,3", "41"],  # 322 points / 8 plays
+        ["Bob", "8", "3 38 %", "18,8", "50"],
+    ]
+
+
+def test_negative_points_are_drawn_in_their_category_colour_and_named():
+    """Reterra's junk left of zero: the colour the legend gives it and its name on hover, not an
+    unnamed grey (the legend's pink swatch matched nothing, the grey looked like a terrain)."""
+    bars = charts.category_mix(["A", "B", "Junk", "Other"], [("P1", [30, 10, -4, -2])])
+    svg = str(bars[0].svg)
+    left = re.findall(r'<rect x="([\d.]+)" y="0" width="([\d.]+)" height="14" fill="([^"]+)"[^>]*>'
+                      r'<title>([^<]*)</title>', svg)
+    negative = [(float(x), float(w), fill, title) for x, w, fill, title in left if "\u2212" in title]
+    assert [(fill, title) for _, _, fill, title in negative] == [
+        (charts.category_colour(2), "Junk : \u22124"), (charts.category_colour(3), "Other : \u22122")]
+    # Junk next to zero, Other beyond it: together they fill 0 .. zero.
+    (x1, w1, _, _), (x2, w2, _, _) = negative
+    assert x2 == pytest.approx(0, abs=0.1) and x2 + w2 == pytest.approx(x1, abs=0.1)
+    assert w1 == pytest.approx(2 * w2, abs=0.1)

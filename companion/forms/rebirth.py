@@ -185,4 +185,6 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
     for player in document.get("players", []):
         towers = player.get("towers")
         if isinstance(towers, list):
-            player["towers"] = [int(v) if isinstance(v, str) and v.isdigit() else v for v in towers]
+            # "¹" is a digit to isdigit() and not to int(): ASCII digits only, the rest the engine refuses
+            player["towers"] = [int(v) if isinstance(v, str) and v.isascii() and v.isdigit() else v
+                                for v in towers]

@@ -370,9 +370,10 @@ def save(token: str):
     stored = {k: v for k, v in out.stored.items() if v}
     summary = [list(item) for item in forms.summary(out.form, checked.errors)]
     if out.kind == "conflict":
+        result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
                        message=tr(CONFLICT), errors=checked.errors, general=checked.general,
-                       stored=stored), 409
+                       stored=stored, totals=[p.total for p in result.players] if result else []), 409
     if out.kind == "invalid":
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422

@@ -9,6 +9,7 @@ query, with each game's remembered summary; only games changed since are scored 
 from __future__ import annotations
 
 import hashlib
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -119,13 +120,20 @@ def index():
 @bp.app_template_filter("decimal")
 def decimal(value: float) -> str:
     """52.25 -> "52,3", 50.0 -> "50": one decimal when there is one, French comma, true minus sign."""
-    text = f"{abs(value):.1f}".removesuffix(".0").replace(".", ",")
+    text = str(_half_up(abs(value), "0.1")).removesuffix(".0").replace(".", ",")
     return ("\u2212" if value < 0 and text != "0" else "") + text
 
 
 @bp.app_template_filter("percent")
 def percent(value: float) -> str:
-    return f"{round(value * 100)}\u00a0%"
+    return f"{_half_up(value * 100, '1')}\u00a0%"
+
+
+def _half_up(value: float, step: str) -> Decimal:
+    """Halves rounded up, as a player checks by hand (round() and format() round 40.25 to 40.2); the
+    float's noise (57 / 200 * 100 = 28.499999999999996) is dropped first."""
+    exact = Decimal(repr(value)).quantize(Decimal("1e-9"))
+    return exact.quantize(Decimal(step), rounding=ROUND_HALF_UP)
 
 
 # --------------------------------------------------------------------------- on the results pages

@@ -584,6 +584,16 @@
     return box;
   }
 
+  /* Running totals from a save; none (a draft the rules cannot score yet, a conflict): a dash, never
+     an old number. */
+  var storedTotals = null;  // the totals of what the server holds, from the last answer
+  function showTotals(totals) {
+    $all("[data-seat-total]").forEach(function (el) {
+      var total = (totals || [])[+el.getAttribute("data-seat-total")];
+      el.textContent = total === undefined ? "\u2013" : total;
+    });
+  }
+
   function save(keepalive) {
     clearTimeout(timer);
     timer = null;
@@ -592,6 +602,7 @@
     var sent = changes(true);
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
+      if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
       say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
       return;
     }
@@ -624,9 +635,8 @@
           });
         });
         adopt(stored, null, sent);
-        (data.totals || []).forEach(function (total, i) {
-          $all('[data-seat-total="' + i + '"]').forEach(function (el) { el.textContent = total; });
-        });
+        storedTotals = data.totals;
+        showTotals(data.totals);
         clearMarks();
         markTheirs({});
         showSummary([]);
@@ -642,6 +652,8 @@
         adopt(stored, conflicts);  // the other phone's other changes are taken in
         clearMarks();
         markTheirs(conflicts);
+        storedTotals = data.totals;
+        showTotals(null);  // theirs or mine: no total is the game's until this phone chooses
         showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
         writeDraft();
         say(T("not_saved_conflict"), "bad");
