@@ -117,7 +117,7 @@ def test_export_then_restore_through_the_pages(phone, live_server, tmp_path):
     phone.get_by_role("button", name="Restaurer").tap()
     phone.wait_for_url(re.compile(r"/parties$"))
     expect(phone.locator(".flash-success")).to_have_text(
-        "0 partie restaurée ; 2 déjà présentes sur ce serveur, laissées telles quelles.")
+        "Aucune nouvelle partie ; 2 déjà présentes sur ce serveur, laissées telles quelles.")
     # a tampered file: refused with its paths, on the page
     text = saved.read_text(encoding="utf-8")
     saved.write_text(text.replace('"track": 12', '"track": -12'), encoding="utf-8")

@@ -101,7 +101,7 @@ def test_round_trip_to_another_server_gives_identical_results(app, client, tmp_p
     # importing the same file again adds nothing
     before = snapshot(other)
     upload(phone, text)
-    assert "0 partie restaurée ; 5 déjà présentes sur ce serveur, laissées telles quelles." in \
+    assert "Aucune nouvelle partie ; 5 déjà présentes sur ce serveur, laissées telles quelles." in \
         phone.get("/parties").get_data(as_text=True)
     assert snapshot(other) == before
 
@@ -112,7 +112,7 @@ def test_restoring_on_the_same_server_never_duplicates_and_grants_read_only(app,
     second = app.test_client()
     other_device = device_of(second)
     upload(second, text)
-    assert "0 partie restaurée ; 5 déjà présentes sur ce serveur, laissées telles quelles ; " \
+    assert "Aucune nouvelle partie ; 5 déjà présentes sur ce serveur, laissées telles quelles ; " \
            "5 ajoutées à cet appareil en lecture seule." in second.get("/parties").get_data(as_text=True)
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)) == 5
@@ -307,7 +307,13 @@ def test_a_device_without_games_exports_empty_files(client):
     assert client.get("/parties/export.csv").get_data(as_text=True).count("\r\n") == 1
 
 
-def test_history_page_offers_export_restore_and_statistics(client):
+def test_history_page_offers_export_restore_and_statistics(app, client):
+    empty = client.get("/parties").get_data(as_text=True)
+    for href in ("/parties/importer", "/statistiques"):  # a new phone restores; nothing to export yet
+        assert f'href="{href}"' in empty
+    for href in ("/parties/export.json", "/parties/export.csv"):
+        assert f'href="{href}"' not in empty
+    sample(app, client)
     html = client.get("/parties").get_data(as_text=True)
     for href in ("/parties/export.json", "/parties/export.csv", "/parties/importer", "/statistiques"):
         assert f'href="{href}"' in html
@@ -354,7 +360,7 @@ def test_cli_export_then_import_elsewhere(cli_db, tmp_path):
     assert all(re.fullmatch(r"/g/[\w-]{40,}/  revive (abyss|base) · .+", line) for line in lines[1:])
     assert results_of(target, "device-c-000000000000000") == results_of(source)
     code, out, _ = run(["import", str(out_file)])
-    again = "0 partie restaurée ; 3 déjà présentes sur ce serveur, laissées telles quelles.\n"
+    again = "Aucune nouvelle partie ; 3 déjà présentes sur ce serveur, laissées telles quelles.\n"
     assert (code, out) == (0, again)
 
 

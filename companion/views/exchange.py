@@ -70,7 +70,9 @@ def _refused(problems, status: int = 422):
 def said(outcome: exchange.Outcome) -> str:
     """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
     added, present, shared = len(outcome.added), len(outcome.present), outcome.shared
-    parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added)]
+    # Nothing new but games already here: say so in words, not "0 partie restaurée".
+    parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added) if added or not present
+             else _("Aucune nouvelle partie")]
     if present:
         parts.append(_("{present} déjà présente sur ce serveur, laissée telle quelle", present=present)
                      if present == 1 else
