@@ -92,3 +92,16 @@ def test_the_scripts_hold_no_french_of_their_own():
                 if accented.search(literal):
                     found.append(f"{path.name}:{n}: {literal}")
     assert not found, found
+
+
+def test_a_catalogue_never_compiled_is_still_read(tmp_path):
+    """A server installed without `make translations` (only the .po) still answers in English."""
+    from companion.games import i18n
+
+    source = Path(i18n.LOCALEDIR) / "en" / "LC_MESSAGES" / "messages.po"
+    copy = tmp_path / "en" / "LC_MESSAGES"
+    copy.mkdir(parents=True)
+    (copy / "messages.po").write_bytes(source.read_bytes())
+    english = i18n.catalogue("en", tmp_path)
+    assert english.gettext("Mes parties") == "My games"
+    assert english.ngettext("{n} partie restaurée", "{n} parties restaurées", 2) == "{n} games restored"

@@ -58,10 +58,30 @@ def using(lang: str | None):
 
 
 @cache
-def catalogue(lang: str) -> _gettext.NullTranslations:
+def catalogue(lang: str, localedir: Path = LOCALEDIR) -> _gettext.NullTranslations:
     if lang == DEFAULT:
         return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, str(LOCALEDIR), languages=[lang], fallback=True)
+    po = localedir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        # A server installed without `make translations` (or a catalogue edited since) would
+        # otherwise speak French to an English reader without a word: compile it in memory.
+        return _compiled(po)
+    return _gettext.translation(DOMAIN, str(localedir), languages=[lang], fallback=True)
+
+
+def _compiled(po: Path) -> _gettext.GNUTranslations:
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as source:
+        messages = read_po(source)
+    buffer = io.BytesIO()
+    write_mo(buffer, messages)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
 
 
 def gettext(message: str, **values) -> str:
