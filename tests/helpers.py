@@ -154,3 +154,35 @@ def show_player(page, i: int) -> None:
 def choose(page, name: str, value: str) -> None:
     """Tap the chip of one player (a castle's holder...)."""
     page.locator(f'label:has(> input[name="{name}"][value="{value}"])').click()
+
+
+def fill_revive_player(page, i: int, p: dict, *, card_each: bool) -> None:
+    """Type one player's end state the way a player does: fields, boxes, rows, a few − / + taps."""
+    show_player(page, i)
+    pre = f"players-{i}-"
+    for key in ("track", "progress", "scyphoz", "artifact_points", "devotion", "machine_progress"):
+        if p.get(key):
+            page.fill(f'[name="{pre}{key}"]', str(p[key]))
+    for _ in range(p.get("two_tokens", 0)):  # the stepper's + button
+        page.locator(f'#f-{pre}two_tokens button[data-step="1"]').tap()
+    for j, cb in enumerate(p.get("card_bonus", [])):
+        if cb.get("unlocked"):
+            page.check(f'[name="{pre}card_bonus-{j}-unlocked"]')
+        if cb.get("cards"):
+            page.fill(f'[name="{pre}card_bonus-{j}-cards"]', str(cb["cards"]))
+    for j, points in enumerate(p.get("great_locations", [])):
+        if j:
+            page.locator(f'#f-{pre}great_locations button[name="add_row"]').tap()
+        page.fill(f'[name="{pre}great_locations-{j}"]', str(points))
+    if p.get("four_token"):
+        page.check(f'[name="{pre}four_token"]')
+    for key, n in p.get("resources", {}).items():
+        if n:
+            page.fill(f'[name="{pre}resources-{key}"]', str(n))
+    for j, n in enumerate(p.get("artifacts", [])):
+        if n:
+            page.fill(f'[name="{pre}artifacts-{j}"]', str(n))
+    for j, line in enumerate(p.get("artifact_card", [])):
+        page.fill(f'[name="{pre}artifact_card-{j}-count"]', str(line.get("count", 0)))
+        if card_each:
+            page.fill(f'[name="{pre}artifact_card-{j}-points"]', str(line.get("points", 0)))

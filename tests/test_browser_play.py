@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, second_phone, show_player
+from helpers import check_layout, fill_revive_player, saved, second_phone, show_player
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -16,38 +16,6 @@ pytestmark = pytest.mark.browser
 
 def new_game(page, variant: str, names: list[str]) -> str:
     return start_game(page, "revive", variant, names)
-
-
-def fill_player(page, i: int, p: dict, *, card_each: bool) -> None:
-    """Type one player's end state the way a player does: fields, boxes, rows, a few − / + taps."""
-    show_player(page, i)
-    pre = f"players-{i}-"
-    for key in ("track", "progress", "scyphoz", "artifact_points", "devotion", "machine_progress"):
-        if p.get(key):
-            page.fill(f'[name="{pre}{key}"]', str(p[key]))
-    for _ in range(p.get("two_tokens", 0)):  # the stepper's + button
-        page.locator(f'#f-{pre}two_tokens button[data-step="1"]').tap()
-    for j, cb in enumerate(p.get("card_bonus", [])):
-        if cb.get("unlocked"):
-            page.check(f'[name="{pre}card_bonus-{j}-unlocked"]')
-        if cb.get("cards"):
-            page.fill(f'[name="{pre}card_bonus-{j}-cards"]', str(cb["cards"]))
-    for j, points in enumerate(p.get("great_locations", [])):
-        if j:
-            page.locator(f'#f-{pre}great_locations button[name="add_row"]').tap()
-        page.fill(f'[name="{pre}great_locations-{j}"]', str(points))
-    if p.get("four_token"):
-        page.check(f'[name="{pre}four_token"]')
-    for key, n in p.get("resources", {}).items():
-        if n:
-            page.fill(f'[name="{pre}resources-{key}"]', str(n))
-    for j, n in enumerate(p.get("artifacts", [])):
-        if n:
-            page.fill(f'[name="{pre}artifacts-{j}"]', str(n))
-    for j, line in enumerate(p.get("artifact_card", [])):
-        page.fill(f'[name="{pre}artifact_card-{j}-count"]', str(line.get("count", 0)))
-        if card_each:
-            page.fill(f'[name="{pre}artifact_card-{j}-points"]', str(line.get("points", 0)))
 
 
 def totals(page) -> list[str]:
@@ -67,7 +35,7 @@ def test_revive_abyss_example_played_through(phone):
     show_player(phone, 0)
     assert phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
     for i, player in enumerate(example["players"]):
-        fill_player(phone, i, player, card_each=True)
+        fill_revive_player(phone, i, player, card_each=True)
     saved(phone)
     # The running totals follow the autosave, on the seat chips and each player's heading.
     assert phone.locator('.seats [data-seat-total="0"]').inner_text() == "94"
@@ -94,15 +62,15 @@ def test_revive_base_game_with_a_shared_card(phone):
         phone.fill(f'[name="card-{j}-points"]', str(points))
     show_player(phone, 0)
     assert not phone.locator('[name="players-0-artifact_card-0-points"]').is_visible()
-    fill_player(phone, 0, {"track": 41, "progress": 5, "card_bonus": [{"unlocked": True, "cards": 4}],
+    fill_revive_player(phone, 0, {"track": 41, "progress": 5, "card_bonus": [{"unlocked": True, "cards": 4}],
                            "great_locations": [7, 4], "resources": {"gears": 3, "food": 3},
                            "artifacts": [1, 0, 2],
                            "artifact_card": [{"count": 3}, {"count": 1}, {"count": 0}]}, card_each=False)
     # 41 + 5 + 8 + 11 + 1 + (2 × 3 × 1 + 1 × 1 × 2) = 74
-    fill_player(phone, 1, {"track": 52, "four_token": True, "two_tokens": 1, "resources": {"books": 5},
+    fill_revive_player(phone, 1, {"track": 52, "four_token": True, "two_tokens": 1, "resources": {"books": 5},
                            "artifact_card": [{"count": 2}, {"count": 0}, {"count": 1}]}, card_each=False)
     # 52 + 4 + 2 + 1 + (1 × 2 × 1 + 1 × 1 × 3) = 64
-    fill_player(phone, 2, {"track": 60, "progress": 9}, card_each=False)  # 69
+    fill_revive_player(phone, 2, {"track": 60, "progress": 9}, card_each=False)  # 69
     saved(phone)
     check_layout(phone)
     screenshot(phone, "play-revive-base-edit")
@@ -116,8 +84,8 @@ def test_revive_base_game_with_a_shared_card(phone):
 
 def test_tie_settled_by_leftover_resources(phone):
     new_game(phone, "base", ["Alice", "Bob"])
-    fill_player(phone, 0, {"track": 30, "resources": {"gears": 4}}, card_each=False)
-    fill_player(phone, 1, {"track": 30, "resources": {"books": 2}}, card_each=False)
+    fill_revive_player(phone, 0, {"track": 30, "resources": {"gears": 4}}, card_each=False)
+    fill_revive_player(phone, 1, {"track": 30, "resources": {"books": 2}}, card_each=False)
     finish(phone)
     assert phone.locator("h1.winner").inner_text() == "Alice gagne"
     assert totals(phone) == ["30", "30"]
