@@ -85,3 +85,16 @@ def test_the_switch_goes_back_to_french_and_stays(english_phone):
     page.get_by_role("link", name="EN", exact=True).click()
     assert page.locator("h1").inner_text() == "Who won, and why?"
     check_layout(page)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_header_is_one_row_on_a_phone_in_both_languages(phone, language):
+    """Menu and FR | EN share one row at 390 px: a second row would make every page (and every step
+    of the edit page, issue 11's 3-screen limit) a row taller."""
+    page = phone
+    page.goto(page.base_url + f"/parties?lang={language}")
+    links = page.locator(".topbar a")
+    tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
+    assert len(tops) == 1, tops
+    assert page.locator(".topbar").bounding_box()["height"] < 70
+    check_layout(page)
