@@ -4,6 +4,7 @@ server with headless Chromium at a phone viewport for the browser tests."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from pathlib import Path
@@ -198,3 +199,14 @@ def postgres_url():
         pytest.fail("PostgreSQL server binaries are missing: `make test` installs Debian's postgresql")
     with servers.postgresql(5499, "-c fsync=off") as url:
         yield url
+
+
+@pytest.fixture
+def weasy_log(caplog, monkeypatch):
+    """WeasyPrint's warnings and errors, with its logger surely enabled and propagating (Alembic's
+    logging setup, run by other tests, may have disabled existing loggers)."""
+    logger = logging.getLogger("weasyprint")
+    monkeypatch.setattr(logger, "disabled", False)
+    monkeypatch.setattr(logger, "propagate", True)
+    caplog.set_level(logging.WARNING, logger="weasyprint")
+    return caplog

@@ -55,17 +55,6 @@ def embedded_fonts(data: bytes) -> dict[str, object]:
     return fonts
 
 
-@pytest.fixture
-def weasy_log(caplog, monkeypatch):
-    """WeasyPrint's warnings and errors, with its logger surely enabled and propagating (Alembic's
-    logging setup, run by other tests, may have disabled existing loggers)."""
-    logger = logging.getLogger("weasyprint")
-    monkeypatch.setattr(logger, "disabled", False)
-    monkeypatch.setattr(logger, "propagate", True)
-    caplog.set_level(logging.WARNING, logger="weasyprint")
-    return caplog
-
-
 def warnings_of(caplog) -> list[str]:
     return [r.getMessage() for r in caplog.records
             if r.name.startswith("weasyprint") and r.levelno >= logging.WARNING]

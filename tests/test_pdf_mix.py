@@ -12,7 +12,6 @@ from test_pdf import (
     read,
     squash,
     warnings_of,
-    weasy_log,  # noqa: F401 - the fixture, shared
 )
 
 from companion import games, pdf
@@ -28,7 +27,7 @@ def _revive_four() -> dict:
 
 @pytest.mark.parametrize("make", [_ireland_four_long_names, _reterra_four_grids, _revive_four],
                          ids=["rebirth", "reterra", "revive"])
-def test_four_player_sheet_prints_the_category_mix_on_one_page(make, weasy_log):  # noqa: F811
+def test_four_player_sheet_prints_the_category_mix_on_one_page(make, weasy_log):
     doc = make()
     result = games.score(doc)
     data = pdf.render_sheet(doc, colours=["rouge", "bleu", "vert", "#abcdef"], date=DAY)
