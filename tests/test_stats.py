@@ -196,7 +196,10 @@ def test_summarise_counts_shared_wins_and_matches_names_without_case():
 def test_mix_bars_share_one_scale_and_put_negative_points_left_of_zero():
     bars = charts.category_mix(["A", "B", "Junk"], [("P1", [30, 10, -4]), ("P2", [20, 0, 0])])
     first, second = (str(b.svg) for b in bars)
-    widths = lambda svg: [float(w) for w in re.findall(r' width="([\d.]+)"', svg)]  # noqa: E731
+
+    def widths(svg):
+        return [float(w) for w in re.findall(r' width="([\d.]+)"', svg)]
+
     # span = 40 positive + 4 negative = 44 units over 360: 30 -> 245.5, 10 -> 81.8, 4 -> 32.7
     assert widths(first) == pytest.approx([245.5, 81.8, 32.7], abs=0.1)
     assert widths(second) == pytest.approx([163.6], abs=0.1)

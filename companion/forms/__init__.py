@@ -732,12 +732,15 @@ CHANGES = "changes"
 ADDED = "new_rows"
 
 
+def leaf_fields(form):
+    """The fields a player fills (no group, no list, no version or action field), in page order."""
+    return (f for f in walk(form) if not isinstance(f, FormField | FieldList) and f.short_name not in SKIPPED)
+
+
 def raw_values(form) -> dict[str, str]:
     """Field name -> the text a browser posts for it ('' when blank or unticked), every leaf field."""
     out = {}
-    for f in walk(form):
-        if isinstance(f, FormField | FieldList) or f.short_name in SKIPPED:
-            continue
+    for f in leaf_fields(form):
         if isinstance(f, BooleanField):
             value = "y" if f.data else ""
         elif isinstance(f, RadioField | SelectField):
@@ -968,9 +971,7 @@ def pad_rows(form, add: str | None = None) -> None:
 def leaves(form) -> dict[str, str]:
     """Field name -> the value as a person reads it, for every leaf field (conflict display)."""
     out = {}
-    for f in walk(form):
-        if isinstance(f, FormField | FieldList) or f.short_name in SKIPPED:
-            continue
+    for f in leaf_fields(form):
         if isinstance(f, BooleanField):
             out[f.name] = "oui" if f.data else "non"
         elif isinstance(f, RadioField):
