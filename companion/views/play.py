@@ -17,7 +17,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    g,
     has_request_context,
     jsonify,
     redirect,
@@ -203,7 +202,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
                stored: dict | None = None):
     """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
     if stored is None:
-        stored = forms.raw_values(_stored_form(sc, record))
+        stored = forms.stored(sc, record.document).values
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
@@ -241,17 +240,8 @@ class Outcome:
     def stored(self) -> dict[str, str]:
         """Every stored value as the page shows it (read once, when asked for)."""
         if self.known is None:
-            self.known = forms.raw_values(_stored_form(self.screens, self.record))
+            self.known = forms.stored(self.screens, self.record.document).values
         return self.known
-
-
-def _stored_form(sc: forms.Screens, record):
-    """The form of the stored document, built once per request and version (only ever read)."""
-    cache = g.setdefault("stored_forms", {})
-    key = (record.id, record.version)
-    if key not in cache:
-        cache[key] = sc.form(record.document)
-    return cache[key]
 
 
 RETRIES = 8
@@ -278,7 +268,7 @@ def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | No
             version = None
         if version != record.version:
             return None, []
-        base = forms.raw_values(_stored_form(sc, record))
+        base = forms.stored(sc, record.document).values
     return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
 
 
@@ -292,12 +282,12 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
         checked = forms.check(sc, record.document, form)
-        theirs = forms.differences(form, _stored_form(sc, record))
+        theirs = forms.differences(form, forms.stored(sc, record.document))
         if theirs:
             return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
     for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record), added)
+        merged = forms.merge(sc, record.document, changes, extra, forms.stored(sc, record.document), added)
         form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
@@ -380,7 +370,8 @@ def save(token: str):
     return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
+                   warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),
+                                         checked.result)[0])
 
 
 # --------------------------------------------------------------------------- results
