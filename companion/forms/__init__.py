@@ -731,9 +731,13 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     return Checked(None if blocking else doc, errors, general, result)
 
 
-def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
+def problems_of(screens_: Screens, document: dict, form: EndState,
+                scores: bool | None = None) -> dict[str, list[str]]:
     """The engine's messages about a stored document, beside their fields (a draft's rules not
-    met yet, shown again when the page is reopened)."""
+    met yet, shown again when the page is reopened). `scores`: whether the caller already knows
+    that the document scores."""
+    if scores:
+        return {}
     try:
         games.score(document)
         return {}
@@ -1000,6 +1004,8 @@ def warned(screens_: Screens, record_document: dict, form: EndState | Stored,
         doc, paths = form.document, form.paths
     else:
         doc, paths = screens_.to_document(record_document, form)
+    if result is not None and doc != record_document:
+        result = None  # the result given is the stored document's; this form says something else
     by_field: dict[str, list[str]] = {}
     rest: list[str] = []
     for problem in games.warnings(doc, result):

@@ -206,14 +206,14 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
+    warned = forms.warned(sc, record.document, form, result)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        known_cards=store.known_cards(record.game),
+        known_cards=lambda: store.known_cards(record.game),  # read by the games that offer them
         errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
@@ -326,7 +326,8 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+        scores = store.result_of(record) is not None
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form, scores),
                           stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
