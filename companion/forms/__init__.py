@@ -136,7 +136,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 
 from flask_wtf import FlaskForm
 from wtforms import Form
@@ -171,13 +171,25 @@ COLOUR_WORDS = (N_("rouge"), N_("bleu"), N_("jaune"), N_("vert"), N_("violet"), 
 # --------------------------------------------------------------------------- field types
 
 
+_TRANSLATED: dict[tuple[str, str], str] = {}
+
+
 def _t(text):
     """A label, hint or choice written in a game's form module (French, marked with N_) in the
     current language. Fields are built for each request (WTForms binds them then), so a page is in
-    its reader's language even though the form classes are made once."""
+    its reader's language even though the form classes are made once. Kept per language and text:
+    a form of a 4-player game reads some 350 of them each time it is built."""
     if callable(text):  # a message with values (« 1 à {top} »): made when the field is
         return text()
-    return tr(text) if isinstance(text, str) and text else text
+    if not (isinstance(text, str) and text):
+        return text
+    key = (i18n.current(), text)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        if len(_TRANSLATED) > 20_000:  # the form modules' texts are a few hundred: never reached
+            _TRANSLATED.clear()
+        found = _TRANSLATED[key] = tr(text)
+    return found
 
 
 class _Extras:
@@ -194,17 +206,28 @@ class _Extras:
         return kwargs
 
 
+@cache
+def _number_attributes(lo: int, hi: int, extra: tuple = ()) -> MappingProxyType:
+    """A number field's input attributes, made once per bounds (shared, read only)."""
+    render_kw = {"inputmode": "numeric", "pattern": "[0-9]*" if lo >= 0 else None,
+                 "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
+                 "enterkeyhint": "next", "class": "num"}
+    render_kw.update(extra)
+    return MappingProxyType({k: v for k, v in render_kw.items() if v is not None})
+
+
 class Count(_Extras, StringField):
     """A whole number between lo and hi; blank is None (left out of the document, i.e. 0)."""
 
-    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+    # A form of a 4-player game binds ~150 of these on every request: the work is kept small.
+    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, show_if=None, copy_to=None,
+                 local=False, render_kw=None, **kwargs):
+        self.hint = _t(hint) if hint else ""
+        self.show_if, self.copy_to, self.local = show_if, copy_to, local
         self.lo, self.hi = lo, hi
-        render_kw = {"inputmode": "numeric", "pattern": "[0-9]*" if lo >= 0 else None,
-                     "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
-                     "enterkeyhint": "next", "class": "num"}
-        render_kw.update(kwargs.pop("render_kw", None) or {})
-        super().__init__(_t(label), render_kw={k: v for k, v in render_kw.items() if v is not None}, **kwargs)
+        kwargs.setdefault("description", self.hint)
+        super().__init__(_t(label), render_kw=_number_attributes(lo, hi, tuple((render_kw or {}).items())),
+                         **kwargs)
 
     def process_data(self, value):
         self.data = value if isinstance(value, int) and not isinstance(value, bool) else None
