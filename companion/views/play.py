@@ -28,12 +28,14 @@ from flask import (
 
 from .. import forms, games, store
 from ..extensions import db
+from ..forms.html import FieldHtml
 from ..games import i18n
 from ..games.core import join_names
 from ..games.i18n import N_, _, tr
 
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
+bp.add_app_template_global(FieldHtml, "field_html")  # templates/play/_fields.html: the fields' HTML
 
 ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
@@ -215,7 +217,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
         known_cards=store.known_cards(record.game),
-        errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        errors=errors, general=general or [], theirs=theirs or {},
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
     ), status

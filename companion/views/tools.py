@@ -127,7 +127,7 @@ def _page(template: str, record, form, *, errors=None, general=None, answer=None
         colours=dict(zip(names, store.colours_of(record), strict=True)),
         variant_label=game.variant_label(record.variant), answer=answer,
         errors=errors or {}, general=([tr(INVALID)] if errors and not general else []) + (general or []),
-        theirs={}, kind=forms.kind,
+        theirs={},
     ), status
 
 
