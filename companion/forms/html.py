@@ -11,6 +11,8 @@ The markup conventions read by static/js/play.js are listed in companion/forms/_
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from markupsafe import Markup, escape
 
 from ..games.i18n import N_, tr
@@ -29,6 +31,17 @@ def _html(text: str) -> Markup:
 
 def _join(messages) -> str:
     return _SEP.join(messages) if messages else ""
+
+
+@lru_cache(maxsize=512)
+def _attributes(items: tuple) -> str:
+    """A Count's own attributes (min, max, inputmode...), as WTForms would write them: the same few
+    sets on every page, so written once (a pure function of the items)."""
+    return "".join(f" {escape(k)}" if v is True or v == "" else f' {escape(k)}="{escape(v)}"'
+                   for k, v in items if v is not False and v is not None)
+
+
+_KINDS: dict[type, str] = {}  # field class -> its kind (`forms.kind` reads only the class)
 
 
 class FieldHtml:
@@ -55,13 +68,13 @@ class FieldHtml:
     def messages(self, f) -> Markup:
         """The field's message slots (errors, warnings, the other device's value): always written,
         so that the autosave's answers have a place to go."""
-        return _html(self._messages(f))
+        return _html(self._messages(f, escape(f.name)))
 
     def hint(self, f, text=None, hidden=False) -> Markup:
-        return _html(self._hint(f, text, hidden))
+        return _html(self._hint(f, escape(f.name), text, hidden))
 
     def list_help(self, f) -> Markup:
-        return _html(self._list_help(f))
+        return _html(self._list_help(f, escape(f.name)))
 
     # ----------------------------------------------------------------- parts
 
@@ -75,9 +88,9 @@ class FieldHtml:
         hidden = " hidden" if self.form[name].data != value else ""
         return f' data-show-if="{escape(name)}={escape(value)}"{hidden}'
 
-    def _messages(self, f) -> str:
+    def _messages(self, f, n) -> str:
+        """`n`: the field's name, escaped (every part below takes it, rather than escape it again)."""
         name = f.name
-        n = escape(name)
         out = (f'<p class="field-error" id="e-{n}" role="alert">{_join(self.errors.get(name))}</p>\n  '
                f'<p class="field-warning" id="w-{n}">{_join(self.warned.get(name))}</p>')
         if name in self.theirs:
@@ -85,7 +98,7 @@ class FieldHtml:
                     f'<b>{escape(self.theirs[name])}</b></p>')
         return out
 
-    def _hint(self, f, text=None, hidden=False) -> str:
+    def _hint(self, f, n, text=None, hidden=False) -> str:
         """The field's hint (`h-NAME`). `hidden`: a list item's hint, said once above the list and
         kept here, unseen, for the field's aria-describedby (JS renames it with the row). A long
         hint is folded behind "?"."""
@@ -96,9 +109,9 @@ class FieldHtml:
         if not hidden and len(text) > FOLD:
             return (f'\n  <details class="fold"><summary><span aria-hidden="true">?</span>'
                     f'<span class="visually-hidden">{tr(HELP)} {escape(f.label.text)}</span></summary>'
-                    f'\n    <span class="hint" id="h-{escape(f.name)}">{escape(text)}</span></details>')
+                    f'\n    <span class="hint" id="h-{n}">{escape(text)}</span></details>')
         unseen = " hidden" if hidden else ""
-        return f'<span class="hint" id="h-{escape(f.name)}"{unseen}>{escape(text)}</span>'
+        return f'<span class="hint" id="h-{n}"{unseen}>{escape(text)}</span>'
 
     def _item_hints(self, hints) -> str:
         """A list's item hints, said ONCE above its rows (not in every row): one line per item field
@@ -109,37 +122,37 @@ class FieldHtml:
                         f' : {escape(text)}</li>' for label, text, sub in hints)
         return f'\n  <ul class="item-hints" role="list">{lines}\n  </ul>'
 
-    def _list_help(self, f) -> str:
+    def _list_help(self, f, n) -> str:
         """A list's hint and its items' hints, folded together behind one "?" when long."""
         hints = f.item_hints() if hasattr(f, "item_hints") else []
         own = getattr(f, "hint", None) or ""
         if len(own) + len(" ".join(h[1] for h in hints)) > FOLD:
-            head = f'<span class="hint" id="h-{escape(f.name)}">{escape(own)}</span>' if own else ""
+            head = f'<span class="hint" id="h-{n}">{escape(own)}</span>' if own else ""
             return (f'\n  <details class="fold fold-items"><summary><span aria-hidden="true">?</span>'
                     f'<span class="visually-hidden">{tr(HELP)} {escape(f.label.text)}</span></summary>'
                     f'{head}\n    {self._item_hints(hints)}\n  </details>')
-        return f"\n  {self._hint(f)}\n  {self._item_hints(hints)}"
+        return f"\n  {self._hint(f, n)}\n  {self._item_hints(hints)}"
 
     @staticmethod
-    def _described(f) -> Markup:
+    def _described(f, n) -> Markup:
         """The ids of the field's messages and hint, for its aria-describedby."""
-        n = escape(f.name)
         return _html(f"e-{n} w-{n} h-{n}" if getattr(f, "hint", None) else f"e-{n} w-{n}")
 
     # ----------------------------------------------------------------- one field
 
     def _render(self, f, label, compact) -> str:
-        k = kind(f)
+        k = _KINDS.get(type(f)) or _KINDS.setdefault(type(f), kind(f))
         if k == "hidden":
             return f()
         name = f.name
         n = escape(name)
         text = escape(label or f.label.text)
+        fid = n if f.id == name else escape(f.id)
         bad = " has-error" if name in self.errors else ""
         if k == "group":
             subs = "".join(self._render(sub, None, compact) for sub in f.form)
             return (f'<fieldset class="group{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
-                    f'\n    {self._hint(f, None, compact)}\n    {self._messages(f)}'
+                    f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}'
                     f'\n    <div class="group-fields">{subs}\n    </div>\n  </fieldset>')
         if k == "fixed":
             labels = getattr(f, "item_labels", None) or ()
@@ -151,7 +164,7 @@ class FieldHtml:
                 items.append(f"\n      {self._render(entry, own, True)}")
             items = "".join(items)
             return (f'<fieldset class="list fixed{bad}" id="f-{n}"{self._shown(f)}{copy}>'
-                    f'\n    <legend>{text}</legend>\n    {self._list_help(f)}\n    {self._messages(f)}'
+                    f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>\n  </fieldset>')
         if k == "rows":
             item = escape(f.item_label) if f.item_label else text
@@ -163,30 +176,31 @@ class FieldHtml:
             return (f'<fieldset class="list rows{bad}" id="f-{n}" data-rows="{n}"'
                     f'\n    data-max="{escape(f.max_entries)}" data-item-label="{item}"{remove}'
                     f'{self._shown(f)}>'
-                    f'\n    <legend>{text}</legend>\n    {self._list_help(f)}\n    {self._messages(f)}'
+                    f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>'
                     f'\n    <button type="submit" class="ghost add-row" name="add_row" value="{n}"{full}>'
                     f'{escape(f.add_label)}</button>\n  </fieldset>')
         if k == "flag":
-            box = f(**{"aria-describedby": self._described(f)})
+            box = f(**{"aria-describedby": self._described(f, n)})
             return (f'<div class="field flag{bad}" id="f-{n}"{self._shown(f)}>'
-                    f'\n    <label class="check" for="{escape(f.id)}">{box} <span>{text}</span></label>'
-                    f'\n    {self._hint(f, None, compact)}\n    {self._messages(f)}\n  </div>')
+                    f'\n    <label class="check" for="{fid}">{box} <span>{text}</span></label>'
+                    f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}\n  </div>')
         if k == "choice":
             extra = {"data-keep-local": ""} if getattr(f, "local", False) else {}
             options = "".join(f'\n    <label class="check" for="{escape(o.id)}">{o(**extra)} '
                               f'<span>{escape(o.label.text)}</span></label>' for o in f)
             return (f'<fieldset class="choice{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
-                    f'\n    {self._hint(f, None, compact)}{options}\n    {self._messages(f)}\n  </fieldset>')
+                    f'\n    {self._hint(f, n, None, compact)}{options}'
+                    f'\n    {self._messages(f, n)}\n  </fieldset>')
         if k == "select" and f.type == "Name":
             return self._chips(f, n, text, bad, compact)
-        return self._input(f, n, text, bad, compact)
+        return self._input(f, n, fid, text, bad, compact)
 
     def _chips(self, f, n, text, bad, compact) -> str:
         """One of the players (a castle's holder): a chip per name, one tap (a <select> takes two).
         A city tile's player (`Owner`, a `Name` subclass) stays a <select>: a chip row per tile
         would make a city too tall."""
-        fid = escape(f.id)
+        fid = n if f.id == f.name else escape(f.id)
         described = f' aria-describedby="h-{n}"' if getattr(f, "hint", None) else ""
         blank = f.data == ""
         chips = "".join(
@@ -196,20 +210,19 @@ class FieldHtml:
             for i, c in enumerate(f.iter_choices()))
         return (f'<fieldset class="choice chips{bad}" id="f-{n}"{self._shown(f)}>'
                 f'\n    <legend>{text}</legend>'
-                f'\n    {self._hint(f, None, compact)}\n    <div class="chip-row">{chips}\n    </div>'
-                f'\n    {self._messages(f)}\n  </fieldset>')
+                f'\n    {self._hint(f, n, None, compact)}\n    <div class="chip-row">{chips}\n    </div>'
+                f'\n    {self._messages(f, n)}\n  </fieldset>')
 
-    def _input(self, f, n, text, bad, compact) -> str:
+    def _input(self, f, n, fid, text, bad, compact) -> str:
         invalid = "true" if bad else "false"
         if f.type == "Count" and f.widget.input_type == "text":
             # the common case written directly: WTForms' attribute rendering was most of its time
-            attrs = "".join(
-                f" {escape(k)}" if v is True or v == "" else f' {escape(k)}="{escape(v)}"'
-                for k, v in (f.render_kw or {}).items() if v is not False and v is not None)
-            widget = (f'<input type="text" id="{escape(f.id)}" name="{n}" value="{escape(f._value())}"{attrs}'
-                      f'\n      aria-describedby="{self._described(f)}" aria-invalid="{invalid}">')
+            attrs = _attributes(tuple((f.render_kw or {}).items()))
+            widget = (f'<input type="text" id="{fid}" name="{n}" value="{escape(f._value())}"{attrs}'
+                      f'\n      aria-describedby="{self._described(f, n)}" aria-invalid="{invalid}">')
         else:
-            widget = f(**{"aria-describedby": self._described(f), "aria-invalid": invalid})
+            widget = f(**{"aria-describedby": self._described(f, n), "aria-invalid": invalid})
         return (f'<div class="field{bad}" id="f-{n}"{self._shown(f)}>'
-                f'\n    <label for="{escape(f.id)}">{text}</label>'
-                f'\n    {self._hint(f, None, compact)}\n    {widget}\n    {self._messages(f)}\n  </div>')
+                f'\n    <label for="{fid}">{text}</label>'
+                f'\n    {self._hint(f, n, None, compact)}\n    {widget}'
+                f'\n    {self._messages(f, n)}\n  </div>')
