@@ -14,6 +14,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from markupsafe import Markup, escape
+from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, TextInput
+from wtforms.widgets.core import clean_key
 
 from ..games.i18n import N_, tr
 from . import kind
@@ -42,6 +44,31 @@ def _attributes(items: tuple) -> str:
 
 
 _KINDS: dict[type, str] = {}  # field class -> its kind (`forms.kind` reads only the class)
+_PLAIN = (CheckboxInput, HiddenInput, RadioInput, TextInput)  # <input>s written by `_widget`
+
+
+def _widget(f, extra: dict) -> str:
+    """``f(**extra)``: the field's <input> exactly as WTForms writes it (its own and the given
+    attributes, sorted, `checked` for a ticked box or chosen radio), for the plain input widgets.
+    WTForms formats each attribute through `Markup.format`, a tenth of the edit page; anything
+    else (a select, a datalist, a validator's attributes) is left to WTForms."""
+    widget = f.widget
+    kind_ = type(widget)
+    if (kind_ not in _PLAIN or getattr(f, "_datalist", None) is not None
+            or not set(vars(f.flags)).isdisjoint(widget.validation_attrs)):
+        return f(**extra)
+    kw = {clean_key(k): v for k, v in f.render_kw.items()} if f.render_kw else {}
+    kw.update((clean_key(k), v) for k, v in extra.items())
+    if (kind_ is CheckboxInput and getattr(f, "checked", f.data)) or (kind_ is RadioInput and f.checked):
+        kw.setdefault("checked", True)
+    kw.setdefault("id", f.id)
+    kw.setdefault("type", widget.input_type)
+    if "value" not in kw:
+        kw["value"] = f._value()
+    kw["name"] = f.name
+    params = " ".join(k if v is True else f'{escape(k)}="{escape(v)}"'
+                      for k, v in sorted(kw.items()) if v is not False)
+    return f"<input {params}>"
 
 
 class FieldHtml:
@@ -143,7 +170,7 @@ class FieldHtml:
     def _render(self, f, label, compact) -> str:
         k = _KINDS.get(type(f)) or _KINDS.setdefault(type(f), kind(f))
         if k == "hidden":
-            return f()
+            return _widget(f, {})
         name = f.name
         n = escape(name)
         text = escape(label or f.label.text)
@@ -181,13 +208,13 @@ class FieldHtml:
                     f'\n    <button type="submit" class="ghost add-row" name="add_row" value="{n}"{full}>'
                     f'{escape(f.add_label)}</button>\n  </fieldset>')
         if k == "flag":
-            box = f(**{"aria-describedby": self._described(f, n)})
+            box = _widget(f, {"aria-describedby": self._described(f, n)})
             return (f'<div class="field flag{bad}" id="f-{n}"{self._shown(f)}>'
                     f'\n    <label class="check" for="{fid}">{box} <span>{text}</span></label>'
                     f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}\n  </div>')
         if k == "choice":
             extra = {"data-keep-local": ""} if getattr(f, "local", False) else {}
-            options = "".join(f'\n    <label class="check" for="{escape(o.id)}">{o(**extra)} '
+            options = "".join(f'\n    <label class="check" for="{escape(o.id)}">{_widget(o, extra)} '
                               f'<span>{escape(o.label.text)}</span></label>' for o in f)
             return (f'<fieldset class="choice{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
                     f'\n    {self._hint(f, n, None, compact)}{options}'
@@ -221,7 +248,7 @@ class FieldHtml:
             widget = (f'<input type="text" id="{fid}" name="{n}" value="{escape(f._value())}"{attrs}'
                       f'\n      aria-describedby="{self._described(f, n)}" aria-invalid="{invalid}">')
         else:
-            widget = f(**{"aria-describedby": self._described(f, n), "aria-invalid": invalid})
+            widget = _widget(f, {"aria-describedby": self._described(f, n), "aria-invalid": invalid})
         return (f'<div class="field{bad}" id="f-{n}"{self._shown(f)}>'
                 f'\n    <label for="{fid}">{text}</label>'
                 f'\n    {self._hint(f, n, None, compact)}\n    {widget}'
