@@ -210,3 +210,12 @@ def test_inputs_written_directly_are_those_wtforms_would_write():
             assert _widget(field, extra) == str(field(**extra))
     ticked = demo({"flag": "y", "mode": "shared"})
     assert " checked " in _widget(ticked.flag, {}) and " checked " in _widget(list(ticked.mode)[1], {})
+
+
+def test_values_are_escaped_as_jinja_escapes_them():
+    from markupsafe import Markup, escape
+
+    from companion.forms.html import _e
+
+    for value in (HOSTILE, "l'été & « ça »", "", Markup("<b>déjà sûr</b>"), 12, None):
+        assert _e(value) == escape(value)

@@ -31,6 +31,15 @@ def _html(text: str) -> Markup:
     return Markup(text)  # noqa: S704 - values escaped where interpolated
 
 
+def _e(value) -> str:
+    """`escape` (the same five characters), without making a `Markup` of every plain string: a
+    thousand values per edit page. `Markup` (a template's label) and other types go to `escape`."""
+    if type(value) is str:
+        return (value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+                .replace("'", "&#39;").replace('"', "&#34;"))
+    return escape(value)
+
+
 def _join(messages) -> str:
     return _SEP.join(messages) if messages else ""
 
@@ -39,7 +48,7 @@ def _join(messages) -> str:
 def _attributes(items: tuple) -> str:
     """A Count's own attributes (min, max, inputmode...), as WTForms would write them: the same few
     sets on every page, so written once (a pure function of the items)."""
-    return "".join(f" {escape(k)}" if v is True or v == "" else f' {escape(k)}="{escape(v)}"'
+    return "".join(f" {_e(k)}" if v is True or v == "" else f' {_e(k)}="{_e(v)}"'
                    for k, v in items if v is not False and v is not None)
 
 
@@ -66,7 +75,7 @@ def _widget(f, extra: dict) -> str:
     if "value" not in kw:
         kw["value"] = f._value()
     kw["name"] = f.name
-    params = " ".join(k if v is True else f'{escape(k)}="{escape(v)}"'
+    params = " ".join(k if v is True else f'{_e(k)}="{_e(v)}"'
                       for k, v in sorted(kw.items()) if v is not False)
     return f"<input {params}>"
 
@@ -95,13 +104,13 @@ class FieldHtml:
     def messages(self, f) -> Markup:
         """The field's message slots (errors, warnings, the other device's value): always written,
         so that the autosave's answers have a place to go."""
-        return _html(self._messages(f, escape(f.name)))
+        return _html(self._messages(f, _e(f.name)))
 
     def hint(self, f, text=None, hidden=False) -> Markup:
-        return _html(self._hint(f, escape(f.name), text, hidden))
+        return _html(self._hint(f, _e(f.name), text, hidden))
 
     def list_help(self, f) -> Markup:
-        return _html(self._list_help(f, escape(f.name)))
+        return _html(self._list_help(f, _e(f.name)))
 
     # ----------------------------------------------------------------- parts
 
@@ -113,7 +122,7 @@ class FieldHtml:
             return ""
         name, value = cond[0], cond[1]
         hidden = " hidden" if self.form[name].data != value else ""
-        return f' data-show-if="{escape(name)}={escape(value)}"{hidden}'
+        return f' data-show-if="{_e(name)}={_e(value)}"{hidden}'
 
     def _messages(self, f, n) -> str:
         """`n`: the field's name, escaped (every part below takes it, rather than escape it again)."""
@@ -122,7 +131,7 @@ class FieldHtml:
                f'<p class="field-warning" id="w-{n}">{_join(self.warned.get(name))}</p>')
         if name in self.theirs:
             out += (f'\n  <p class="theirs" id="t-{n}">{tr(THEIRS)} '
-                    f'<b>{escape(self.theirs[name])}</b></p>')
+                    f'<b>{_e(self.theirs[name])}</b></p>')
         return out
 
     def _hint(self, f, n, text=None, hidden=False) -> str:
@@ -135,18 +144,18 @@ class FieldHtml:
             return ""
         if not hidden and len(text) > FOLD:
             return (f'\n  <details class="fold"><summary><span aria-hidden="true">?</span>'
-                    f'<span class="visually-hidden">{tr(HELP)} {escape(f.label.text)}</span></summary>'
-                    f'\n    <span class="hint" id="h-{n}">{escape(text)}</span></details>')
+                    f'<span class="visually-hidden">{tr(HELP)} {_e(f.label.text)}</span></summary>'
+                    f'\n    <span class="hint" id="h-{n}">{_e(text)}</span></details>')
         unseen = " hidden" if hidden else ""
-        return f'<span class="hint" id="h-{n}"{unseen}>{escape(text)}</span>'
+        return f'<span class="hint" id="h-{n}"{unseen}>{_e(text)}</span>'
 
     def _item_hints(self, hints) -> str:
         """A list's item hints, said ONCE above its rows (not in every row): one line per item field
         that has a hint, shown while that field is (show_if)."""
         if not hints:
             return ""
-        lines = "".join(f'\n    <li{self._shown(sub)}><span class="item-hint-label">{escape(label)}</span>'
-                        f' : {escape(text)}</li>' for label, text, sub in hints)
+        lines = "".join(f'\n    <li{self._shown(sub)}><span class="item-hint-label">{_e(label)}</span>'
+                        f' : {_e(text)}</li>' for label, text, sub in hints)
         return f'\n  <ul class="item-hints" role="list">{lines}\n  </ul>'
 
     def _list_help(self, f, n) -> str:
@@ -154,9 +163,9 @@ class FieldHtml:
         hints = f.item_hints() if hasattr(f, "item_hints") else []
         own = getattr(f, "hint", None) or ""
         if len(own) + len(" ".join(h[1] for h in hints)) > FOLD:
-            head = f'<span class="hint" id="h-{n}">{escape(own)}</span>' if own else ""
+            head = f'<span class="hint" id="h-{n}">{_e(own)}</span>' if own else ""
             return (f'\n  <details class="fold fold-items"><summary><span aria-hidden="true">?</span>'
-                    f'<span class="visually-hidden">{tr(HELP)} {escape(f.label.text)}</span></summary>'
+                    f'<span class="visually-hidden">{tr(HELP)} {_e(f.label.text)}</span></summary>'
                     f'{head}\n    {self._item_hints(hints)}\n  </details>')
         return f"\n  {self._hint(f, n)}\n  {self._item_hints(hints)}"
 
@@ -172,9 +181,9 @@ class FieldHtml:
         if k == "hidden":
             return _widget(f, {})
         name = f.name
-        n = escape(name)
-        text = escape(label or f.label.text)
-        fid = n if f.id == name else escape(f.id)
+        n = _e(name)
+        text = _e(label or f.label.text)
+        fid = n if f.id == name else _e(f.id)
         bad = " has-error" if name in self.errors else ""
         if k == "group":
             subs = "".join(self._render(sub, None, compact) for sub in f.form)
@@ -184,7 +193,7 @@ class FieldHtml:
         if k == "fixed":
             labels = getattr(f, "item_labels", None) or ()
             copy = getattr(f, "copy_to", None)
-            copy = f' data-copy-to="{escape(copy)}" data-copy-from="{n}"' if copy else ""
+            copy = f' data-copy-to="{_e(copy)}" data-copy-from="{n}"' if copy else ""
             items = []
             for i, entry in enumerate(f.entries):
                 own = labels[i] if i < len(labels) else _html(f"{text} {i + 1}")
@@ -194,19 +203,19 @@ class FieldHtml:
                     f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>\n  </fieldset>')
         if k == "rows":
-            item = escape(f.item_label) if f.item_label else text
-            remove = f' data-remove-label="{escape(f.remove_label)}"' if f.remove_label else ""
+            item = _e(f.item_label) if f.item_label else text
+            remove = f' data-remove-label="{_e(f.remove_label)}"' if f.remove_label else ""
             items = "".join(
                 f'\n      <div class="row" data-row>{self._render(entry, _html(f"{item} {i}"), True)}</div>'
                 for i, entry in enumerate(f.entries, 1))
             full = " hidden" if len(f.entries) >= f.max_entries else ""
             return (f'<fieldset class="list rows{bad}" id="f-{n}" data-rows="{n}"'
-                    f'\n    data-max="{escape(f.max_entries)}" data-item-label="{item}"{remove}'
+                    f'\n    data-max="{_e(f.max_entries)}" data-item-label="{item}"{remove}'
                     f'{self._shown(f)}>'
                     f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>'
                     f'\n    <button type="submit" class="ghost add-row" name="add_row" value="{n}"{full}>'
-                    f'{escape(f.add_label)}</button>\n  </fieldset>')
+                    f'{_e(f.add_label)}</button>\n  </fieldset>')
         if k == "flag":
             box = _widget(f, {"aria-describedby": self._described(f, n)})
             return (f'<div class="field flag{bad}" id="f-{n}"{self._shown(f)}>'
@@ -214,8 +223,8 @@ class FieldHtml:
                     f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}\n  </div>')
         if k == "choice":
             extra = {"data-keep-local": ""} if getattr(f, "local", False) else {}
-            options = "".join(f'\n    <label class="check" for="{escape(o.id)}">{_widget(o, extra)} '
-                              f'<span>{escape(o.label.text)}</span></label>' for o in f)
+            options = "".join(f'\n    <label class="check" for="{_e(o.id)}">{_widget(o, extra)} '
+                              f'<span>{_e(o.label.text)}</span></label>' for o in f)
             return (f'<fieldset class="choice{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
                     f'\n    {self._hint(f, n, None, compact)}{options}'
                     f'\n    {self._messages(f, n)}\n  </fieldset>')
@@ -227,13 +236,13 @@ class FieldHtml:
         """One of the players (a castle's holder): a chip per name, one tap (a <select> takes two).
         A city tile's player (`Owner`, a `Name` subclass) stays a <select>: a chip row per tile
         would make a city too tall."""
-        fid = n if f.id == f.name else escape(f.id)
+        fid = n if f.id == f.name else _e(f.id)
         described = f' aria-describedby="h-{n}"' if getattr(f, "hint", None) else ""
         blank = f.data == ""
         chips = "".join(
             f'\n    <label class="check chip" for="{fid}-{i}"><input type="radio" id="{fid}-{i}" name="{n}"'
-            f' value="{escape(c.value)}"{" checked" if c.selected and (c.value or blank) else ""}{described}>'
-            f' <span>{escape(c.label)}</span></label>'
+            f' value="{_e(c.value)}"{" checked" if c.selected and (c.value or blank) else ""}{described}>'
+            f' <span>{_e(c.label)}</span></label>'
             for i, c in enumerate(f.iter_choices()))
         return (f'<fieldset class="choice chips{bad}" id="f-{n}"{self._shown(f)}>'
                 f'\n    <legend>{text}</legend>'
@@ -245,7 +254,7 @@ class FieldHtml:
         if f.type == "Count" and f.widget.input_type == "text":
             # the common case written directly: WTForms' attribute rendering was most of its time
             attrs = _attributes(tuple((f.render_kw or {}).items()))
-            widget = (f'<input type="text" id="{fid}" name="{n}" value="{escape(f._value())}"{attrs}'
+            widget = (f'<input type="text" id="{fid}" name="{n}" value="{_e(f._value())}"{attrs}'
                       f'\n      aria-describedby="{self._described(f, n)}" aria-invalid="{invalid}">')
         else:
             widget = _widget(f, {"aria-describedby": self._described(f, n), "aria-invalid": invalid})
