@@ -938,8 +938,11 @@ def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
 def warned(screens_: Screens, record_document: dict, form: EndState,
            result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
     """The warnings of the document the form describes (likely mistakes, never blocking), each
-    beside its field (field name -> messages), and those with no field of their own."""
+    beside its field (field name -> messages), and those with no field of their own. `result`: the
+    stored document's, used only when the form holds that very document."""
     doc, paths = screens_.to_document(record_document, form)
+    if result is not None and doc != record_document:
+        result = None
     by_field: dict[str, list[str]] = {}
     rest: list[str] = []
     for problem in games.warnings(doc, result):

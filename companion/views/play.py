@@ -209,7 +209,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
+    warned = forms.warned(sc, record.document, form, result)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in stored.items() if v}
     return render_template(
@@ -338,8 +338,9 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
-                          stored=forms.raw_values(form))
+        # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
+        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
+        return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked
