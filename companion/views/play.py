@@ -11,6 +11,7 @@ import re
 import secrets
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -216,7 +217,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        known_cards=store.known_cards(record.game),
+        known_cards=partial(store.known_cards, record.game),  # read only by a page that offers them
         errors=errors, general=general or [], theirs=theirs or {},
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
