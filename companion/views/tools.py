@@ -186,7 +186,7 @@ def city(token: str):
             item["order"] = tile.order.data
         tiles.append(item)
     payload = {"variant": record.variant, "players": names, "city": {"tiles": tiles}}
-    if form.size.data:
+    if form.size.data and form.size.name not in errors:  # a size that is no choice is said beside it
         payload["city"]["size"] = int(form.size.data)
     try:
         outcome = games.TOOLS[(GAME, "city")](payload)
