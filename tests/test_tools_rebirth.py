@@ -108,6 +108,9 @@ def test_scotland_has_no_four_space_city(client):
     response = client.post(f"/g/{token}/outils/ville", data={"size": "4", **tiles(("Maëlle", 1))})
     assert response.status_code == 422
     assert error_beside(response.get_data(as_text=True), "size") == "choix inconnu"
+    response = client.post(f"/g/{token}/outils/ville", data={"size": "deux", **tiles(("Maëlle", 1))})
+    assert response.status_code == 422  # a size no radio offers (a crafted post) is no crash either
+    assert error_beside(response.get_data(as_text=True), "size") == "choix inconnu"
 
 
 def test_castle_control(client, app, ireland):

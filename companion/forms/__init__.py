@@ -82,19 +82,21 @@ Templates
 
 The edit page renders ``play/<game>.html`` when it exists, else ``play/edit.html``, with ``form``,
 ``record``, ``game``, ``screens``, ``names`` and ``colours`` (seat order), ``errors`` and ``theirs``
-(field name -> messages / the value another device stored), ``general`` and ``kind``. A game template
+(field name -> messages / the value another device stored), ``warned`` and ``general``. A game template
 ``{% extends "play/edit.html" %}`` and overrides blocks ``table`` and/or ``player`` (one player's
 section; ``p`` is that player's FormField, ``i`` the seat), and ``head``/``scripts`` with
-``{{ super() }}`` to add its own CSS/JS file under static/ (no inline script or style), using the macros of
-``play/_fields.html`` (``render(field, label=None, compact=False)`` renders any field type above, a list
-saying its items' hints ONCE above its rows — ``item_hints(list)``, from ``Fixed``/``Rows.item_hints()``
+``{{ super() }}`` to add its own CSS/JS file under static/ (no inline script or style), using ``ui`` of
+``play/_fields.html``, whose HTML ``companion/forms/html.py`` writes
+(``render(field, label=None, compact=False)`` renders any field type above, a list
+saying its items' hints ONCE above its rows — ``Fixed``/``Rows.item_hints()``
 — while each item (``compact``) keeps its own hint hidden, for its aria-describedby; ``messages(field)``
-its message slots, several messages joined by " · "; ``dot(colour)`` a player's colour). Results,
+its message slots, several messages joined by " · "; ``hint(f)``, ``list_help(list)``;
+``dot(colour)`` a player's colour). Results,
 history and the new-game page need no game template; a game may add a part to its results pages
 (edit and read-only alike) with the partial ``play/_<game>_results.html``, included after the score
 pad with the same context (``result``, ``record``, ``game``, ``colours``...).
 
-Markup conventions read by ``static/js/play.js`` (the generic macros already write them)
+Markup conventions read by ``static/js/play.js`` (companion/forms/html.py writes them)
 ---------------------------------------------------------------------------------------
 
 - ``<input data-stepper>``: JS adds − / + buttons (min/max attributes clamp); without JS a plain input.
@@ -401,7 +403,7 @@ def choice_labels(choices) -> dict:
 
 
 def kind(f) -> str:
-    """The template macro that renders a field."""
+    """Which HTML renders a field (companion/forms/html.py)."""
     for cls, name in ((Rows, "rows"), (Fixed, "fixed"), (FieldList, "fixed"), (FormField, "group"),
                       (Flag, "flag"), (BooleanField, "flag"), (Choice, "choice"), (RadioField, "choice"),
                       (Name, "select"), (SelectField, "select"), (HiddenField, "hidden")):
@@ -754,13 +756,9 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     return Checked(None if blocking else doc, errors, general, result)
 
 
-def problems_of(screens_: Screens, document: dict, form: EndState,
-                scores: bool | None = None) -> dict[str, list[str]]:
+def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
     """The engine's messages about a stored document, beside their fields (a draft's rules not
-    met yet, shown again when the page is reopened). `scores`: whether the caller already knows
-    that the document scores."""
-    if scores:
-        return {}
+    met yet, shown again when the page is reopened)."""
     try:
         games.score(document)
         return {}
@@ -1022,7 +1020,8 @@ def warned(screens_: Screens, record_document: dict, form: EndState | Stored,
            result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
     """The warnings of the document the form describes (likely mistakes, never blocking), each
     beside its field (field name -> messages), and those with no field of their own. `form` may
-    be the stored document's `Stored` view (no form built)."""
+    be the stored document's `Stored` view (no form built); `result`: the stored document's, used
+    only when the form holds that very document."""
     if isinstance(form, Stored):
         doc, paths = form.document, form.paths
     else:

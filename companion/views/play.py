@@ -11,6 +11,7 @@ import re
 import secrets
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -27,12 +28,14 @@ from flask import (
 
 from .. import forms, games, store
 from ..extensions import db
+from ..forms.html import FieldHtml
 from ..games import i18n
 from ..games.core import join_names
 from ..games.i18n import N_, _, tr
 
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
+bp.add_app_template_global(FieldHtml, "field_html")  # templates/play/_fields.html: the fields' HTML
 
 ONCE = re.compile(r"[\w-]{40,64}")
 MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
@@ -213,8 +216,8 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        known_cards=lambda: store.known_cards(record.game),  # read by the games that offer them
-        errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
+        known_cards=partial(store.known_cards, record.game),  # read only by a page that offers them
+        errors=errors, general=general or [], theirs=theirs or {},
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
     ), status
@@ -326,9 +329,9 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        scores = store.result_of(record) is not None
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form, scores),
-                          stored=forms.raw_values(form))
+        # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
+        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
+        return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked

@@ -126,7 +126,7 @@ def _page(template: str, record, form, *, errors=None, general=None, answer=None
         colours=dict(zip(names, store.colours_of(record), strict=True)),
         variant_label=game.variant_label(record.variant), answer=answer,
         errors=errors or {}, general=([tr(INVALID)] if errors and not general else []) + (general or []),
-        theirs={}, kind=forms.kind,
+        theirs={},
     ), status
 
 
@@ -185,7 +185,7 @@ def city(token: str):
             item["order"] = tile.order.data
         tiles.append(item)
     payload = {"variant": record.variant, "players": names, "city": {"tiles": tiles}}
-    if form.size.data:
+    if form.size.data and form.size.name not in errors:  # a size that is no choice is said beside it
         payload["city"]["size"] = int(form.size.data)
     try:
         outcome = games.TOOLS[(GAME, "city")](payload)
