@@ -31,10 +31,13 @@ MAX_FILES = 1000  # sheets kept on disk (instance/sheets/), shared by the worker
 
 
 def _render_id() -> str:
-    """Digest of what draws a sheet: the PDF code, its templates, stylesheet and fonts' names."""
+    """Digest of what draws a sheet: the PDF code, its templates, stylesheet and fonts' names, and
+    what the sheet prints (the engines' results, the forms' relabelling, the translations): the
+    sheets on disk outlive an upgrade, and a 304 is answered without scoring the game."""
     digest = hashlib.sha256()
-    folders = (ROOT / "companion" / "pdf", ROOT / "templates" / "pdf")
-    files = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".py", ".html"))
+    folders = (ROOT / "companion" / "pdf", ROOT / "templates" / "pdf", ROOT / "companion" / "games",
+               ROOT / "companion" / "forms", ROOT / "companion" / "translations")
+    files = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".py", ".html", ".po"))
     files += sorted((ROOT / "static" / "css").glob("sheet*.css"))
     for path in files:
         digest.update(path.name.encode())
@@ -76,9 +79,10 @@ class SheetCache:
                 _, old = self._items.popitem(last=False)
                 self._size -= len(old)
 
-    def get_or_render(self, key: str, render: Callable[[], bytes], folder: Path | None = None) -> bytes:
+    def get_or_render(self, key: str, render: Callable[[], bytes | None],
+                      folder: Path | None = None) -> bytes | None:
         """The sheet of `key` from memory, else from `folder` (shared by the server's workers), else
-        rendered (and written to both)."""
+        rendered (and written to both); None when `render` has no sheet to draw (kept nowhere)."""
         data = self.get(key)
         if data is not None:
             return data
@@ -90,10 +94,12 @@ class SheetCache:
                 data = _read(folder / f"{key}.pdf")
             if data is None:
                 data = render()
-                self.renders += 1
-                if folder is not None:
-                    _write(folder, f"{key}.pdf", data, self.max_files)
-            self.put(key, data)
+                if data is not None:
+                    self.renders += 1
+                    if folder is not None:
+                        _write(folder, f"{key}.pdf", data, self.max_files)
+            if data is not None:
+                self.put(key, data)
         with self._lock:
             self._rendering.pop(key, None)
         return data
@@ -149,9 +155,11 @@ def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: 
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 
-def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra, render: Callable[[], bytes]):
+def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra,
+                   render: Callable[[], bytes | None]):
     """The filled sheet of a stored game as a response: 304 when the phone already has this
-    version (If-None-Match), else the cached or freshly rendered (`render()`) PDF, with its ETag.
+    version (If-None-Match), else the cached or freshly rendered (`render()`) PDF, with its ETag;
+    None when there is no sheet to draw (`render()` gave None: a draft that does not score).
     Everything `render` draws from besides the stored version goes into `colours`, `day`, `extra`."""
     from flask import Response, current_app, request
 
@@ -164,6 +172,8 @@ def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra, rende
         response = Response(status=304, headers=headers)
     else:
         data = SHEETS.get_or_render(etag, render, Path(current_app.instance_path) / "sheets")
+        if data is None:
+            return None
         response = Response(data, mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
     return response

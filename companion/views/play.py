@@ -439,38 +439,42 @@ def view(token: str):
 
 def _sheet(record, back: str):
     """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
-    back to its page, which says so (`back`)."""
-    from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
+    back to its page, which says so (`back`). A sheet already drawn for this version (or a 304)
+    costs one query: the game is scored only when its sheet is drawn."""
     from ..pdf.cache import sheet_response
 
     sc = _screens_or_404(record.game)
-    result = store.result_of(record)
-    if result is None:
-        return redirect(back)
     labels = store.labels_of(record)
-    if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
-        result = replace(result, players=[
-            replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
-                                  for line in p.breakdown])
-            for p in result.players])
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
-    document = record.document
-    # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
-    return sheet_response(record, colours, day, labels,
-                          lambda: sheet_from_result(document, result, colours=colours, date=day))
 
+    def render() -> bytes | None:
+        from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
+
+        result = store.result_of(record)
+        if result is None:
+            return None
+        if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
+            result = replace(result, players=[
+                replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
+                                      for line in p.breakdown])
+                for p in result.players])
+        return sheet_from_result(record.document, result, colours=colours, date=day)
+
+    # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
+    response = sheet_response(record, colours, day, labels, render)
+    return redirect(back) if response is None else response
 
 
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str):
-    return _sheet(store.by_edit_token(token), url_for("play.results", token=token))
+    return _sheet(store.read_by_edit_token(token), url_for("play.results", token=token))
 
 
 @bp.get("/r/<token>/sheet.pdf")
 def view_sheet(token: str):
-    return _sheet(store.by_view_token(token), url_for("play.view", token=token))
+    return _sheet(store.read_by_view_token(token), url_for("play.view", token=token))
 
 
 # Table-level parts a new game with the same table keeps (the cards in play stay on the table).
