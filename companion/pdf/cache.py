@@ -18,12 +18,12 @@ import hashlib
 import os
 import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import ROOT
 from ..games import i18n
+from ..lru import LRU
 
 MAX_BYTES = 32 * 1024 * 1024
 MAX_ITEMS = 128
@@ -49,35 +49,14 @@ def _render_id() -> str:
 RENDER_ID = _render_id()
 
 
-class SheetCache:
-    """A thread-safe LRU of PDF bytes, bounded by total size and number of sheets."""
+class SheetCache(LRU):
+    """A thread-safe LRU of PDF bytes, bounded by total size and number of sheets, backed by a folder."""
 
     def __init__(self, max_bytes: int = MAX_BYTES, max_items: int = MAX_ITEMS, max_files: int = MAX_FILES):
-        self.max_bytes = max_bytes
-        self.max_items = max_items
+        super().__init__(max_bytes, max_items)
         self.max_files = max_files
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
         self._rendering: dict[str, threading.Lock] = {}
         self.renders = 0  # how many sheets this process actually rendered (tests, benchmarks)
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            data = self._items.get(key)
-            if data is not None:
-                self._items.move_to_end(key)
-            return data
-
-    def put(self, key: str, data: bytes) -> None:
-        with self._lock:
-            if key in self._items:
-                return
-            self._items[key] = data
-            self._size += len(data)
-            while self._items and (self._size > self.max_bytes or len(self._items) > self.max_items):
-                _, old = self._items.popitem(last=False)
-                self._size -= len(old)
 
     def get_or_render(self, key: str, render: Callable[[], bytes | None],
                       folder: Path | None = None) -> bytes | None:
@@ -103,11 +82,6 @@ class SheetCache:
         with self._lock:
             self._rendering.pop(key, None)
         return data
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._size = 0
 
 
 SHEETS = SheetCache()
