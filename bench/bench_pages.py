@@ -2,11 +2,13 @@
 test client (no network), against a trivial Flask route served the same way in the same run.
 
 Run: `.venv/bin/python -m bench.bench_pages`. Measures the edit page (about 130 fields), one autosave
-(WTForms + the engine + the versioned UPDATE on SQLite) and the results page.
+as the page sends it (one field changed: WTForms + the engine + the versioned UPDATE on SQLite) and
+the results page.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -70,12 +72,17 @@ def main() -> list[dict]:
     for i, p in enumerate(doc["players"]):
         new[f"players-{i}-name"] = p["name"]
     token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=new).headers["Location"]).group(1)
-    version = [1]
+    first = client.post(f"/g/{token}/save", data=form_fields(doc, 1))  # the whole end state, once
+    version, track = [first.json["version"]], [first.json["stored"]["players-0-track"]]
 
     def autosave():
-        response = client.post(f"/g/{token}/save", data=form_fields(doc, version[0]))
+        """As static/js/play.js saves: the one field changed since the last answer, with its base."""
+        mine = str((int(track[0]) + 1) % 90)
+        changes = {"players-0-track": [track[0], mine]}
+        response = client.post(f"/g/{token}/save", data={"version": version[0], "changes": json.dumps(changes),
+                                                           "new_rows": "[]"})
         assert response.status_code == 200, response.get_data(as_text=True)
-        version[0] = response.json["version"]
+        version[0], track[0] = response.json["version"], mine
 
     floor = trivial_floor()
     results = []

@@ -6,9 +6,10 @@ and stops its own gunicorn (and a throw-away PostgreSQL server when Debian's `in
 and every request goes to 127.0.0.1.
 
 Each user is one table's phone on a 4-player Revive + Call of the Abyss game: the edit page,
-autosave carrying the version it last got (its own game: every save must succeed), results, the
-device's history, the API's score, the PDF sheet of a finished game (~3 %, served from the sheet
-cache after its first render, which happens before measuring), and `/_floor`, a trivial route of
+autosave as the page sends it (the fields changed since its last answer, each with its base, and
+the version it last got; its own game: every save must succeed), results, the device's history,
+the API's score, the PDF sheet of a finished game (~3 %, served from the sheet cache after its
+first render, which happens before measuring), and `/_floor`, a trivial route of
 the same app (bench/floor_app.py) as the floor. Reported per route: requests, errors, p50/p95/p99 as
 the client saw them (Locust), as gunicorn measured them (access log: server time, the wait for one
 of the app's working slots included) and the service time (working only, companion.limits), and the
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import html
 import json
 import os
 import re
@@ -83,6 +85,7 @@ class Table(FastHttpUser):
         made = self.client.post("/nouvelle", data=data, allow_redirects=False, name="(setup)")
         token = TOKEN.search(made.headers["Location"]).group(1)
         edit = self.client.get(f"/g/{token}/", name="(setup)")
+        self.base = json.loads(html.unescape(input_value(edit.text, "base_values")))  # as the page has it
         return token, CSRF.search(edit.text).group(1)
 
     def on_start(self):
@@ -92,8 +95,8 @@ class Table(FastHttpUser):
             Table.ready += 1
 
     def setup(self):
-        self.token, self.csrf = self.new_game()
-        self.version, self.saves, self.acked = 1, 0, None
+        # The finished game first: a new game asked again with the same players while the first is
+        # untouched opens that one (issue 11), so the table's own game is made once this one is saved.
         finished, csrf = self.new_game()
         saved = self.client.post(f"/g/{finished}/save", data={**form_fields(DOC, 1), "csrf_token": csrf},
                                  name="(setup)")
@@ -101,6 +104,8 @@ class Table(FastHttpUser):
         results = self.client.get(f"/g/{finished}/resultats", name="(setup)")
         self.view = VIEW.search(results.text).group(1)
         self.client.get(f"/r/{self.view}/sheet.pdf", name="(setup: first PDF render)")
+        self.token, self.csrf = self.new_game()  # sets self.base: the values its page was rendered with
+        self.version, self.saves, self.acked = 1, 0, None
         self.record = {"token": self.token, "acked": None, "pending": None}
         Table.games.append(self.record)
 
@@ -110,10 +115,16 @@ class Table(FastHttpUser):
 
     @task(40)
     def autosave(self):
+        """As static/js/play.js saves: the fields this phone changed since the values it was last
+        given (`stored` of the previous answer), each with that base: the whole end state at the
+        first save, then the one field edited since."""
         self.saves += 1
         track = self.saves % 90
-        data = form_fields(DOC, self.version)
-        data.update({"csrf_token": self.csrf, "players-0-track": str(track)})
+        wanted = {k: v for k, v in form_fields(DOC, self.version).items() if k != "version"}
+        wanted["players-0-track"] = str(track)
+        changes = {k: [self.base.get(k, ""), v] for k, v in wanted.items() if self.base.get(k, "") != v}
+        data = {"csrf_token": self.csrf, "version": str(self.version),
+                "changes": json.dumps(changes), "new_rows": "[]"}
         # Sent but not yet answered: when the run stops here, the server may hold it or not.
         self.record["pending"] = (self.version + 1, str(track))
         with self.client.post(f"/g/{self.token}/save", data=data, name="autosave",
@@ -121,7 +132,8 @@ class Table(FastHttpUser):
             if res.status_code != 200:
                 res.failure(f"{res.status_code}: {res.text[:200]}")
                 return
-            self.version = res.json()["version"]
+            answer = res.json()
+            self.version, self.base = answer["version"], answer["stored"]
             self.record["acked"], self.record["pending"] = (self.version, str(track)), None
 
     @task(10)

@@ -267,6 +267,16 @@ def test_version_conflict_keeps_both_sides(app, client):
     assert record(app, token).document["players"][0]["track"] == 12
 
 
+def test_autosave_warning_in_english(app, client):
+    """The blank-player warning is a sentence of the reader's language, like every message."""
+    token = create(client)
+    client.get("/langue/en")
+    ok = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared", "players-0-track": "7"})
+    assert ok.json["warnings"] == {"players-1": ["Yanis: nothing entered (total 0). Forgotten?"]}
+    page = client.get(f"/g/{token}/").get_data(as_text=True)
+    assert "Yanis: nothing entered (total 0). Forgotten?" in page
+
+
 def test_autosave_json(app, client):
     token = create(client)
     ok = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared", "players-0-track": "7"})

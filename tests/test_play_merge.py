@@ -280,3 +280,36 @@ def test_two_phones_adding_a_city_keep_both(client, app):
     tiles = stored(app, token).document["cities"][0]["tiles"]
     assert tiles == [{"player": "Éloïse", "influence": 2}, {"player": "Jules", "influence": 1},
                      {"player": "Éloïse", "influence": 4}]
+
+
+def test_an_autosave_builds_the_stored_form_once_per_version(client, app, monkeypatch):
+    """A save needs the stored values before (to merge) and after (the answer): each stored
+    version's form is built once, then read from the cache, so a save builds two forms (this
+    phone's merged one and the new version's), not four (issue 12: the autosave's server time)."""
+    from companion import forms
+
+    token = start(client, app)
+    built = []
+    real = forms.Screens.form
+    monkeypatch.setattr(forms.Screens, "form", lambda self, doc, formdata=None: built.append(
+        formdata is not None) or real(self, doc, formdata))
+    version = stored(app, token).version
+    first = autosave(client, token, version, players__0__castles=("2", "3"))
+    assert first.status_code == 200 and first.json["stored"]["players-0-castles"] == "3"
+    built.clear()
+    second = autosave(client, token, first.json["version"], players__0__castles=("3", "4"))
+    assert second.status_code == 200 and second.json["stored"]["players-0-castles"] == "4"
+    assert sorted(built) == [False, True]  # the new version's stored form, this phone's merged one
+    assert stored(app, token).document["players"][0]["castles"] == 4
+
+
+def test_a_conflict_names_the_other_value_in_the_readers_language(client, app):
+    """A box the other phone unticked, or a field it emptied, is said in the page's language."""
+    token = start(client, app)
+    version = stored(app, token).version
+    assert autosave(client, token, version, players__1__ports=("1", "")).status_code == 200
+    for lang, word in (("fr", "vide"), ("en", "empty")):
+        client.get(f"/langue/{lang}")
+        late = autosave(client, token, version, players__1__ports=("1", "3"))
+        assert late.status_code == 409
+        assert late.json["theirs"] == {"players-1-ports": word}

@@ -135,8 +135,8 @@ import importlib.util
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
-from types import ModuleType
+from functools import cache, lru_cache
+from types import MappingProxyType, ModuleType
 
 from flask_wtf import FlaskForm
 from wtforms import Form
@@ -154,6 +154,7 @@ from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
 from .. import games
+from ..games import i18n
 from ..games.core import join
 from ..games.i18n import N_, _, tr
 
@@ -170,13 +171,25 @@ COLOUR_WORDS = (N_("rouge"), N_("bleu"), N_("jaune"), N_("vert"), N_("violet"), 
 # --------------------------------------------------------------------------- field types
 
 
+_TRANSLATED: dict[tuple[str, str], str] = {}
+
+
 def _t(text):
     """A label, hint or choice written in a game's form module (French, marked with N_) in the
     current language. Fields are built for each request (WTForms binds them then), so a page is in
-    its reader's language even though the form classes are made once."""
+    its reader's language even though the form classes are made once. Kept per language and text:
+    a form of a 4-player game reads some 350 of them each time it is built."""
     if callable(text):  # a message with values (« 1 à {top} »): made when the field is
         return text()
-    return tr(text) if isinstance(text, str) and text else text
+    if not (isinstance(text, str) and text):
+        return text
+    key = (i18n.current(), text)
+    found = _TRANSLATED.get(key)
+    if found is None:
+        if len(_TRANSLATED) > 20_000:  # the form modules' texts are a few hundred: never reached
+            _TRANSLATED.clear()
+        found = _TRANSLATED[key] = tr(text)
+    return found
 
 
 class _Extras:
@@ -193,17 +206,28 @@ class _Extras:
         return kwargs
 
 
+@cache
+def _number_attributes(lo: int, hi: int, extra: tuple = ()) -> MappingProxyType:
+    """A number field's input attributes, made once per bounds (shared, read only)."""
+    render_kw = {"inputmode": "numeric", "pattern": "[0-9]*" if lo >= 0 else None,
+                 "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
+                 "enterkeyhint": "next", "class": "num"}
+    render_kw.update(extra)
+    return MappingProxyType({k: v for k, v in render_kw.items() if v is not None})
+
+
 class Count(_Extras, StringField):
     """A whole number between lo and hi; blank is None (left out of the document, i.e. 0)."""
 
-    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+    # A form of a 4-player game binds ~150 of these on every request: the work is kept small.
+    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, show_if=None, copy_to=None,
+                 local=False, render_kw=None, **kwargs):
+        self.hint = _t(hint) if hint else ""
+        self.show_if, self.copy_to, self.local = show_if, copy_to, local
         self.lo, self.hi = lo, hi
-        render_kw = {"inputmode": "numeric", "pattern": "[0-9]*" if lo >= 0 else None,
-                     "min": lo, "max": hi, "data-stepper": "", "autocomplete": "off",
-                     "enterkeyhint": "next", "class": "num"}
-        render_kw.update(kwargs.pop("render_kw", None) or {})
-        super().__init__(_t(label), render_kw={k: v for k, v in render_kw.items() if v is not None}, **kwargs)
+        kwargs.setdefault("description", self.hint)
+        super().__init__(_t(label), render_kw=_number_attributes(lo, hi, tuple((render_kw or {}).items())),
+                         **kwargs)
 
     def process_data(self, value):
         self.data = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -389,7 +413,37 @@ def kind(f) -> str:
 # --------------------------------------------------------------------------- game screens
 
 
-class EndState(FlaskForm):
+class _WTFormsMessages:
+    """WTForms' own messages (a CSRF token missing...) in the reader's language. Flask-WTF reads
+    their catalogue from disk again on every request that builds a form: read once per language."""
+
+    def gettext(self, string):
+        return _wtforms_catalogue(i18n.current()).ugettext(string)
+
+    def ngettext(self, singular, plural, n):
+        return _wtforms_catalogue(i18n.current()).ungettext(singular, plural, n)
+
+
+@cache
+def _wtforms_catalogue(lang: str):
+    from babel import support
+    from wtforms.i18n import messages_path
+
+    return support.Translations.load(messages_path(), [lang], domain="wtforms")
+
+
+class AppForm(FlaskForm):
+    """Every form of the app: Flask-WTF's (CSRF), with WTForms' messages read once per language."""
+
+    class Meta:
+        def get_translations(self, form):
+            return _WTFORMS_MESSAGES
+
+
+_WTFORMS_MESSAGES = _WTFormsMessages()
+
+
+class EndState(AppForm):
     """Base of every end-state form: the stored version it was read from, then the game's fields."""
 
     version = HiddenField()
@@ -700,9 +754,13 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     return Checked(None if blocking else doc, errors, general, result)
 
 
-def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
+def problems_of(screens_: Screens, document: dict, form: EndState,
+                scores: bool | None = None) -> dict[str, list[str]]:
     """The engine's messages about a stored document, beside their fields (a draft's rules not
-    met yet, shown again when the page is reopened)."""
+    met yet, shown again when the page is reopened). `scores`: whether the caller already knows
+    that the document scores."""
+    if scores:
+        return {}
     try:
         games.score(document)
         return {}
@@ -799,6 +857,36 @@ def parse_list(text: str | None) -> list[str] | None:
     return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
 
 
+@dataclass(frozen=True)
+class Stored:
+    """What saves and pages read of a stored document's form, without the form (read only):
+    `values` (field name -> text, `raw_values`), `shown` (field name -> value as a person reads
+    it, `leaves`), `limits` (Rows name -> max entries), `document` and `paths` (`to_document`)."""
+
+    values: dict[str, str]
+    shown: dict[str, str]
+    limits: dict[str, int]
+    document: dict
+    paths: dict[str, str]
+
+
+def stored(screens_: Screens, document: dict) -> Stored:
+    """The `Stored` view of a document: the form is built once per document text and language
+    (a WTForms form of a 4-player game is ~180 fields; every autosave needs the stored values
+    before and after it), kept in a bounded cache per process."""
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    return _stored(screens_.id, text, i18n.current())
+
+
+@lru_cache(maxsize=256)
+def _stored(game_id: str, text: str, lang: str) -> Stored:
+    sc = screens(game_id)
+    form = sc.form(json.loads(text))
+    document, paths = sc.to_document(json.loads(text), form)
+    limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
+    return Stored(raw_values(form), leaves(form), limits, document, paths)
+
+
 @dataclass
 class Merged:
     """This phone's changes laid over the stored values: the form to check and store, the fields
@@ -860,31 +948,28 @@ def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
-          extra: dict[str, str] | None = None, stored_form: EndState | None = None,
+          extra: dict[str, str] | None = None, view: Stored | None = None,
           added: list[str] | None = None) -> Merged:
     """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
-    `stored_form`: the stored document's form, when the caller built it already, only read;
-    `added`: the rows this phone added, see `new_rows`)."""
+    `view`: the stored document's `Stored`, when the caller has it; `added`: the rows this phone
+    added, see `new_rows`)."""
     from werkzeug.datastructures import MultiDict
 
-    stored_form = stored_form if stored_form is not None else screens_.form(document)
-    stored = raw_values(stored_form)
+    view = view if view is not None else stored(screens_, document)
     moved: dict[str, str] = {}
     if added:
-        limits = {f.name: f.max_entries for f in walk(stored_form) if isinstance(f, Rows)}
-        changes, moved = _relocate(changes, added, stored, limits)
-    shown = leaves(stored_form)
+        changes, moved = _relocate(changes, added, view.values, view.limits)
     conflicts = {}
     for name, (was, mine) in changes.items():
-        now = stored.get(name, "")
+        now = view.values.get(name, "")
         if now != was and now != mine:
-            conflicts[name] = shown.get(name) or "vide"
-    data = stored | {name: mine for name, (_, mine) in changes.items()}
+            conflicts[name] = view.shown.get(name) or _("vide")
+    data = view.values | {name: mine for name, (_, mine) in changes.items()}
     # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
     pairs = list(data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, stored, moved)
+    return Merged(form, conflicts, dict(view.values), moved)
 
 
 def labels(form) -> dict[str, str]:
@@ -933,11 +1018,17 @@ def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
             for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
 
 
-def warned(screens_: Screens, record_document: dict, form: EndState,
+def warned(screens_: Screens, record_document: dict, form: EndState | Stored,
            result: games.Result | None = None) -> tuple[dict[str, list[str]], list[str]]:
     """The warnings of the document the form describes (likely mistakes, never blocking), each
-    beside its field (field name -> messages), and those with no field of their own."""
-    doc, paths = screens_.to_document(record_document, form)
+    beside its field (field name -> messages), and those with no field of their own. `form` may
+    be the stored document's `Stored` view (no form built)."""
+    if isinstance(form, Stored):
+        doc, paths = form.document, form.paths
+    else:
+        doc, paths = screens_.to_document(record_document, form)
+    if result is not None and doc != record_document:
+        result = None  # the result given is the stored document's; this form says something else
     by_field: dict[str, list[str]] = {}
     rest: list[str] = []
     for problem in games.warnings(doc, result):
@@ -973,7 +1064,7 @@ def leaves(form) -> dict[str, str]:
     out = {}
     for f in leaf_fields(form):
         if isinstance(f, BooleanField):
-            out[f.name] = "oui" if f.data else "non"
+            out[f.name] = _("oui") if f.data else _("non")
         elif isinstance(f, RadioField):
             out[f.name] = choice_labels(f.choices).get(f.data, f.data or "")
         elif isinstance(f, Count):
@@ -983,10 +1074,11 @@ def leaves(form) -> dict[str, str]:
     return out
 
 
-def differences(mine, theirs) -> dict[str, str]:
+def differences(mine, theirs: Stored) -> dict[str, str]:
     """Fields whose stored value (theirs) differs from what this phone sent (mine)."""
-    a, b = leaves(mine), leaves(theirs)
-    return {name: (value if value != "" else "vide") for name, value in b.items() if a.get(name, "") != value}
+    a = leaves(mine)
+    return {name: (value if value != "" else _("vide")) for name, value in theirs.shown.items()
+            if a.get(name, "") != value}
 
 
 # --------------------------------------------------------------------------- new game
@@ -1003,7 +1095,7 @@ COLOUR_NAMES_MAX = 3
 
 @cache
 def new_game_form(max_players: int) -> type[FlaskForm]:
-    return type(f"NewGame{max_players}", (FlaskForm,), {
+    return type(f"NewGame{max_players}", (AppForm,), {
         "game": HiddenField(),
         "once": HiddenField(),  # the form's one-time key: posted twice, it still makes one game
         "variant": RadioField(N_("Variante"), choices=[], validate_choice=False),

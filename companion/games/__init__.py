@@ -146,9 +146,9 @@ def warnings(doc: dict, result: Result | None = None) -> list[Problem]:
     blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
     for i, player in enumerate(players):
         if blank_[i] and not all(blank_):  # all blank: nobody has started yet
-            name = player.get("name", f"Joueur {i + 1}")
-            out.append(Problem(join("players", i),
-                               f"{name} : rien n'est saisi (total {result.players[i].total}). Un oubli ?"))
+            name = player.get("name") or _("Joueur {n}", n=i + 1)
+            out.append(Problem(join("players", i), _("{name} : rien n'est saisi (total {total}). Un oubli ?",
+                                                     name=name, total=result.players[i].total)))
     extra = getattr(module, "warnings", None)
     if extra is not None:
         out.extend(extra(doc, result))

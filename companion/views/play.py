@@ -18,7 +18,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    g,
     has_request_context,
     jsonify,
     redirect,
@@ -206,18 +205,18 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
                stored: dict | None = None):
     """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
     if stored is None:
-        stored = forms.raw_values(_stored_form(sc, record))
+        stored = forms.stored(sc, record.document).values
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, form)[0] if not errors else {}
+    warned = forms.warned(sc, record.document, form, result)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in stored.items() if v}
     return render_template(
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        known_cards=store.known_cards(record.game),
+        known_cards=lambda: store.known_cards(record.game),  # read by the games that offer them
         errors=errors, general=general or [], theirs=theirs or {}, kind=forms.kind,
         summary=forms.summary(form, errors) if status == 422 else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
@@ -244,17 +243,8 @@ class Outcome:
     def stored(self) -> dict[str, str]:
         """Every stored value as the page shows it (read once, when asked for)."""
         if self.known is None:
-            self.known = forms.raw_values(_stored_form(self.screens, self.record))
+            self.known = forms.stored(self.screens, self.record.document).values
         return self.known
-
-
-def _stored_form(sc: forms.Screens, record):
-    """The form of the stored document, built once per request and version (only ever read)."""
-    cache = g.setdefault("stored_forms", {})
-    key = (record.id, record.version)
-    if key not in cache:
-        cache[key] = sc.form(record.document)
-    return cache[key]
 
 
 RETRIES = 8
@@ -281,7 +271,7 @@ def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | No
             version = None
         if version != record.version:
             return None, []
-        base = forms.raw_values(_stored_form(sc, record))
+        base = forms.stored(sc, record.document).values
     return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
 
 
@@ -295,12 +285,12 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
         checked = forms.check(sc, record.document, form)
-        theirs = forms.differences(form, _stored_form(sc, record))
+        theirs = forms.differences(form, forms.stored(sc, record.document))
         if theirs:
             return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
     for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra, _stored_form(sc, record), added)
+        merged = forms.merge(sc, record.document, changes, extra, forms.stored(sc, record.document), added)
         form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
@@ -339,7 +329,8 @@ def edit(token: str):
         store.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form),
+        scores = store.result_of(record) is not None
+        return _edit_page(record, sc, form, errors=forms.problems_of(sc, record.document, form, scores),
                           stored=forms.raw_values(form))
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
@@ -383,7 +374,8 @@ def save(token: str):
     return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, sc.form(out.record.document))[0])
+                   warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),
+                                         checked.result)[0])
 
 
 # --------------------------------------------------------------------------- results

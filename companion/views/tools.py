@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import cache
 
 from flask import Blueprint, abort, render_template, request
-from flask_wtf import FlaskForm
 from wtforms import Form
 from wtforms.fields import FieldList, FormField
 from wtforms.validators import InputRequired
@@ -43,13 +42,13 @@ class CityTile(Form):
 
 
 @cache
-def city_form(variant: str) -> type[FlaskForm]:
+def city_form(variant: str) -> type[forms.AppForm]:
     top = engine.MAX_CITY[variant]
 
     def sizes():
         return [(str(n), engine.size_label(n).capitalize()) for n in range(1, top + 1)]
 
-    return type(f"City{variant.title()}", (FlaskForm,), {
+    return type(f"City{variant.title()}", (forms.AppForm,), {
         "size": Choice(N_("Taille de la ville"), N_("son nombre de cases"), choices=sizes),
         "tiles": Fixed(Group(CityTile), top, N_("Tuiles posées"),
                        N_("une ligne par communauté dans la ville ; laissez vides les cases libres"),
@@ -64,8 +63,8 @@ class Adjacent(Form):
 
 
 @cache
-def castle_form(n_players: int) -> type[FlaskForm]:
-    return type(f"Castle{n_players}", (FlaskForm,), {
+def castle_form(n_players: int) -> type[forms.AppForm]:
+    return type(f"Castle{n_players}", (forms.AppForm,), {
         "holder": Name(N_("Qui contrôle le château ?"), N_("avant la tuile qui vient d'être posée")),
         "active": Name(N_("Qui vient de poser une tuile à côté ?"), N_("le joueur actif"),
                        validators=[InputRequired(N_("choisissez le joueur qui vient de poser sa tuile"))]),
