@@ -79,8 +79,8 @@ def main() -> list[dict]:
         """As static/js/play.js saves: the one field changed since the last answer, with its base."""
         mine = str((int(track[0]) + 1) % 90)
         changes = {"players-0-track": [track[0], mine]}
-        response = client.post(f"/g/{token}/save", data={"version": version[0], "changes": json.dumps(changes),
-                                                           "new_rows": "[]"})
+        data = {"version": version[0], "changes": json.dumps(changes), "new_rows": "[]"}
+        response = client.post(f"/g/{token}/save", data=data)
         assert response.status_code == 200, response.get_data(as_text=True)
         version[0], track[0] = response.json["version"], mine
 
