@@ -155,3 +155,43 @@ def test_the_scripts_strings_are_in_each_pages_language(client):
     assert strings()["saving"] == "Enregistrement…"
     assert strings(**{"Accept-Language": "en"})["saving"] == "Saving…"
     assert strings()["saving"] == "Enregistrement…"
+
+
+def test_results_and_a_cached_sheet_read_the_database_once(app, client):
+    """Under load every query lets the other working thread take the interpreter (SQLite releases
+    it): a results page read again, or a sheet already drawn, is one query; the history entry is
+    still written when it must be (first visit, edit access gained)."""
+    import sqlalchemy as sa
+
+    token, view = scored(app, client)
+    statements = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement.split()[0])
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        other = app.test_client()  # another phone: its first visit writes its history entry
+        page(other, f"/r/{view}/")
+        assert "INSERT" in statements
+        statements.clear()
+        for url in (f"/r/{view}/", f"/g/{token}/resultats", f"/r/{view}/sheet.pdf", f"/r/{view}/sheet.pdf"):
+            other.get(url)
+            if url.endswith("resultats"):  # edit access gained: written once
+                assert "UPDATE" in statements
+            else:
+                assert statements == ["SELECT"], (url, statements)
+            statements.clear()
+        assert [e.can_edit for e in _history(app, other)] == [True]
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def _history(app, client):
+    from companion.models import DeviceGame
+
+    device = client.get_cookie("companion_device").value
+    with app.app_context():
+        return db.session.scalars(db.select(DeviceGame).where(DeviceGame.device == device)).all()

@@ -454,8 +454,7 @@ def _shown(record, *, editable: bool) -> Shown:
 
 @bp.get("/g/<token>/resultats")
 def results(token: str):
-    record = store.read_by_edit_token(token)
-    store.remember(record, can_edit=True)
+    record = store.open_by_edit_token(token)
     shown = _shown(record, editable=True)
     if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
@@ -467,8 +466,7 @@ def results(token: str):
 
 @bp.get("/r/<token>/")
 def view(token: str):
-    record = store.read_by_view_token(token)
-    store.remember(record, can_edit=False)
+    record = store.open_by_view_token(token)
     return render_template("play/view.html", record=record, game=games.GAMES[record.game],
                            shown=_shown(record, editable=False))
 
