@@ -105,6 +105,8 @@ def test_the_read_only_page_never_shows_the_edit_link(app, client):
         assert "Maëlle gagne" in read_only
         assert f"/g/{token}/rejouer" in editable and f"/g/{token}/" in editable
         assert totals(read_only) == totals(editable)
+        kept = [shown.html for shown in play.SHOWN._items.values()]  # what is shared between readers
+        assert len(kept) == 2 and not any(token in html or "csrf" in html for html in kept)
 
 
 def test_csrf_token_and_flashed_messages_stay_with_their_reader(tmp_path, monkeypatch):
