@@ -3,7 +3,7 @@ test client (no network), against a trivial Flask route served the same way in t
 
 Run: `.venv/bin/python -m bench.bench_pages`. Measures the edit page (about 130 fields), one autosave
 as the page sends it (one field changed: WTForms + the engine + the versioned UPDATE on SQLite) and
-the results page.
+the results page (read again, from memory, and a version's first reading, drawn).
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def bench_app():
 
 
 def main() -> list[dict]:
+    from companion.views.play import SHOWN  # the rendered results kept per version
+
     app = bench_app()
     client = app.test_client()
     doc = next(iter(documents().values()))
@@ -84,12 +86,18 @@ def main() -> list[dict]:
         assert response.status_code == 200, response.get_data(as_text=True)
         version[0], track[0] = response.json["version"], mine
 
+    def results_drawn():
+        SHOWN.clear()
+        return client.get(f"/g/{token}/resultats")
+
     floor = trivial_floor()
     results = []
     english = {"Accept-Language": "en"}
     for label, fn in (("page de saisie (GET)", lambda: client.get(f"/g/{token}/")),
                       ("enregistrement automatique (POST)", autosave),
                       ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats")),
+                      # a version's first reading (after a save): its results drawn, not from memory
+                      ("résultats d'une nouvelle version (GET)", results_drawn),
                       # the same pages in English (issue 13): the catalogue should cost nothing
                       ("page de saisie en anglais (GET)", lambda: client.get(f"/g/{token}/",
                                                                              headers=english)),

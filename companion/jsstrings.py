@@ -7,6 +7,11 @@ them with `T("key")` (static/js/strings.js). A `{name}` in a string is filled by
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from .games import i18n
 from .games.i18n import N_, tr
 
 STRINGS = {
@@ -82,3 +87,20 @@ STRINGS = {
 def strings() -> dict[str, str]:
     """The scripts' strings in the current language (a template global: `js_strings()`)."""
     return {key: tr(text) for key, text in STRINGS.items()}
+
+
+def attribute() -> Markup:
+    """`strings()` as the value of base.html's `data-strings` attribute (JSON, escaped for HTML),
+    the same for every page in one language: made once per language (a template global:
+    `js_strings_attribute()`)."""
+    return _attribute(i18n.current())
+
+
+@lru_cache(maxsize=16)
+def _attribute(lang: str) -> Markup:
+    from flask import current_app
+    from jinja2.utils import htmlsafe_json_dumps
+
+    policies = current_app.jinja_env.policies  # what the `tojson` filter does, then `forceescape`
+    return escape(str(htmlsafe_json_dumps(strings(), dumps=policies["json.dumps_function"],
+                                          **policies["json.dumps_kwargs"])))

@@ -160,3 +160,45 @@ def test_gunicorn_config_warms_each_worker(monkeypatch):
     monkeypatch.setattr(pdf, "warm", lambda: calls.append("warm"))
     config["post_worker_init"](None)
     assert calls == ["warm"]
+
+
+def test_a_sheet_already_drawn_is_served_without_scoring_the_game(app, client, renders, monkeypatch):
+    """The sheet's key is made from the stored row alone: a cached sheet or a 304 does not score
+    the game again; a save (a new version) does, and its sheet shows the new numbers."""
+    from companion import games, store
+
+    token = revive(client)
+    view = stored(app, token).view_token
+    etag = client.get(f"/r/{view}/sheet.pdf").headers["ETag"]
+    scored = []
+    real = games.score
+    monkeypatch.setattr(games, "score", lambda doc: scored.append(1) or real(doc))
+    store._result_of_text.cache_clear()
+    assert client.get(f"/r/{view}/sheet.pdf").status_code == 200
+    assert client.get(f"/g/{token}/sheet.pdf", headers={"If-None-Match": etag}).status_code == 304
+    assert scored == [] and renders.renders == 1
+
+    assert client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
+                                                "players-0-track": "57"}).status_code == 200
+    fresh = client.get(f"/r/{view}/sheet.pdf", headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and "57" in text_of(fresh.data)
+    assert scored and renders.renders == 2
+
+
+def test_the_sheets_key_changes_with_the_engines_and_translations(monkeypatch):
+    """Sheets on disk outlive an upgrade: what they print (scores, relabelled details, translated
+    words) is part of the key's digest, not only the PDF code."""
+    from companion import ROOT
+
+    read = []
+    real = Path.read_bytes
+
+    def reading(path):
+        read.append(path.relative_to(ROOT).as_posix())
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", reading)
+    assert cache._render_id() == cache.RENDER_ID
+    for needed in ("companion/games/revive.py", "companion/forms/revive.py", "companion/pdf/__init__.py",
+                   "companion/translations/en/LC_MESSAGES/messages.po", "templates/pdf/sheet.html"):
+        assert needed in read, needed

@@ -18,12 +18,12 @@ import hashlib
 import os
 import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import ROOT
 from ..games import i18n
+from ..lru import LRU
 
 MAX_BYTES = 32 * 1024 * 1024
 MAX_ITEMS = 128
@@ -31,10 +31,13 @@ MAX_FILES = 1000  # sheets kept on disk (instance/sheets/), shared by the worker
 
 
 def _render_id() -> str:
-    """Digest of what draws a sheet: the PDF code, its templates, stylesheet and fonts' names."""
+    """Digest of what draws a sheet: the PDF code, its templates, stylesheet and fonts' names, and
+    what the sheet prints (the engines' results, the forms' relabelling, the translations): the
+    sheets on disk outlive an upgrade, and a 304 is answered without scoring the game."""
     digest = hashlib.sha256()
-    folders = (ROOT / "companion" / "pdf", ROOT / "templates" / "pdf")
-    files = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".py", ".html"))
+    folders = (ROOT / "companion" / "pdf", ROOT / "templates" / "pdf", ROOT / "companion" / "games",
+               ROOT / "companion" / "forms", ROOT / "companion" / "translations")
+    files = sorted(p for folder in folders for p in folder.rglob("*") if p.suffix in (".py", ".html", ".po"))
     files += sorted((ROOT / "static" / "css").glob("sheet*.css"))
     for path in files:
         digest.update(path.name.encode())
@@ -46,39 +49,19 @@ def _render_id() -> str:
 RENDER_ID = _render_id()
 
 
-class SheetCache:
-    """A thread-safe LRU of PDF bytes, bounded by total size and number of sheets."""
+class SheetCache(LRU):
+    """A thread-safe LRU of PDF bytes, bounded by total size and number of sheets, backed by a folder."""
 
     def __init__(self, max_bytes: int = MAX_BYTES, max_items: int = MAX_ITEMS, max_files: int = MAX_FILES):
-        self.max_bytes = max_bytes
-        self.max_items = max_items
+        super().__init__(max_bytes, max_items)
         self.max_files = max_files
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._size = 0
-        self._lock = threading.Lock()
         self._rendering: dict[str, threading.Lock] = {}
         self.renders = 0  # how many sheets this process actually rendered (tests, benchmarks)
 
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            data = self._items.get(key)
-            if data is not None:
-                self._items.move_to_end(key)
-            return data
-
-    def put(self, key: str, data: bytes) -> None:
-        with self._lock:
-            if key in self._items:
-                return
-            self._items[key] = data
-            self._size += len(data)
-            while self._items and (self._size > self.max_bytes or len(self._items) > self.max_items):
-                _, old = self._items.popitem(last=False)
-                self._size -= len(old)
-
-    def get_or_render(self, key: str, render: Callable[[], bytes], folder: Path | None = None) -> bytes:
+    def get_or_render(self, key: str, render: Callable[[], bytes | None],
+                      folder: Path | None = None) -> bytes | None:
         """The sheet of `key` from memory, else from `folder` (shared by the server's workers), else
-        rendered (and written to both)."""
+        rendered (and written to both); None when `render` has no sheet to draw (kept nowhere)."""
         data = self.get(key)
         if data is not None:
             return data
@@ -90,18 +73,15 @@ class SheetCache:
                 data = _read(folder / f"{key}.pdf")
             if data is None:
                 data = render()
-                self.renders += 1
-                if folder is not None:
-                    _write(folder, f"{key}.pdf", data, self.max_files)
-            self.put(key, data)
+                if data is not None:
+                    self.renders += 1
+                    if folder is not None:
+                        _write(folder, f"{key}.pdf", data, self.max_files)
+            if data is not None:
+                self.put(key, data)
         with self._lock:
             self._rendering.pop(key, None)
         return data
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._size = 0
 
 
 SHEETS = SheetCache()
@@ -149,9 +129,11 @@ def sheet_key(game: str, version: int, colours: Sequence[tuple[str, str]], day: 
     return f"v{version}-{hashlib.sha256(material.encode()).hexdigest()[:32]}"
 
 
-def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra, render: Callable[[], bytes]):
+def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra,
+                   render: Callable[[], bytes | None]):
     """The filled sheet of a stored game as a response: 304 when the phone already has this
-    version (If-None-Match), else the cached or freshly rendered (`render()`) PDF, with its ETag.
+    version (If-None-Match), else the cached or freshly rendered (`render()`) PDF, with its ETag;
+    None when there is no sheet to draw (`render()` gave None: a draft that does not score).
     Everything `render` draws from besides the stored version goes into `colours`, `day`, `extra`."""
     from flask import Response, current_app, request
 
@@ -164,6 +146,8 @@ def sheet_response(record, colours: Sequence[tuple[str, str]], day, extra, rende
         response = Response(status=304, headers=headers)
     else:
         data = SHEETS.get_or_render(etag, render, Path(current_app.instance_path) / "sheets")
+        if data is None:
+            return None
         response = Response(data, mimetype="application/pdf", headers=headers)
     response.set_etag(etag)
     return response

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     has_request_context,
     jsonify,
@@ -25,13 +26,15 @@ from flask import (
     request,
     url_for,
 )
+from markupsafe import Markup
 
-from .. import forms, games, store
+from .. import bgstats, forms, games, store
 from ..extensions import db
 from ..forms.html import FieldHtml
 from ..games import i18n
 from ..games.core import join_names
 from ..games.i18n import N_, _, tr
+from ..lru import LRU
 
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
@@ -413,59 +416,102 @@ def _results_context(record, *, editable: bool) -> dict:
     return context
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What a results page shows of one stored version: the podium, ties, score pad and chart
+    (play/_results.html, `html`; None when the version does not score) and the BG Stats link."""
+
+    html: Markup | None
+    bgstats: str = ""
+
+    def __len__(self) -> int:  # its weight in SHOWN
+        return len(self.html or "") + len(self.bgstats)
+
+
+# Rendered results per process: a results page is read again and again between two saves (the
+# table, each phone the link was shared with). Bounded in characters and in count.
+SHOWN = LRU(max_size=16 * 1024 * 1024, max_items=512)
+
+
+def _shown(record, *, editable: bool) -> Shown:
+    """The results of `record`'s stored version, rendered once per everything they are drawn from:
+    the version (the document; every save bumps it), the players' colours and the table's names,
+    the reader's language and time zone (the date), edit or read-only, the site's root (static
+    links). Nothing of the request or the reader's session goes in: the CSRF token, flashed
+    messages, header and menu are rendered around it on each request."""
+    here = zone()
+    key = (record.view_token, record.version, repr(record.colours), repr(record.labels), i18n.current(),
+           here.key if here else "", editable, request.script_root)
+    shown = SHOWN.get(key)
+    if shown is None:
+        context = _results_context(record, editable=editable)
+        if context["result"] is None:
+            shown = Shown(None)
+        else:
+            shown = Shown(Markup(render_template("play/_results.html", **context)),  # noqa: S704 - rendered escaped
+                          bgstats.link(context["result"], uid=record.uid, played_at=record.created_at))
+        if not current_app.jinja_env.auto_reload:  # development: templates change under it
+            SHOWN.put(key, shown)
+    return shown
+
+
 @bp.get("/g/<token>/resultats")
 def results(token: str):
-    record = store.by_edit_token(token)
-    store.remember(record, can_edit=True)
-    context = _results_context(record, editable=True)
-    if context["result"] is None:
+    record = store.open_by_edit_token(token)
+    shown = _shown(record, editable=True)
+    if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
     share = url_for("play.view", token=record.view_token, _external=True)
-    return render_template("play/results.html", share_url=share, **context)
+    return render_template("play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
+                           share_url=share)
 
 
 @bp.get("/r/<token>/")
 def view(token: str):
-    record = store.by_view_token(token)
-    store.remember(record, can_edit=False)
-    return render_template("play/view.html", **_results_context(record, editable=False))
+    record = store.open_by_view_token(token)
+    return render_template("play/view.html", record=record, game=games.GAMES[record.game],
+                           shown=_shown(record, editable=False))
 
 
 def _sheet(record, back: str):
     """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
-    back to its page, which says so (`back`)."""
-    from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
+    back to its page, which says so (`back`). A sheet already drawn for this version (or a 304)
+    costs one query: the game is scored only when its sheet is drawn."""
     from ..pdf.cache import sheet_response
 
     sc = _screens_or_404(record.game)
-    result = store.result_of(record)
-    if result is None:
-        return redirect(back)
     labels = store.labels_of(record)
-    if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
-        result = replace(result, players=[
-            replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
-                                  for line in p.breakdown])
-            for p in result.players])
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
-    document = record.document
-    # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
-    return sheet_response(record, colours, day, labels,
-                          lambda: sheet_from_result(document, result, colours=colours, date=day))
 
+    def render() -> bytes | None:
+        from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
+
+        result = store.result_of(record)
+        if result is None:
+            return None
+        if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page
+            result = replace(result, players=[
+                replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
+                                      for line in p.breakdown])
+                for p in result.players])
+        return sheet_from_result(record.document, result, colours=colours, date=day)
+
+    # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
+    response = sheet_response(record, colours, day, labels, render)
+    return redirect(back) if response is None else response
 
 
 @bp.get("/g/<token>/sheet.pdf")
 def sheet(token: str):
-    return _sheet(store.by_edit_token(token), url_for("play.results", token=token))
+    return _sheet(store.read_by_edit_token(token), url_for("play.results", token=token))
 
 
 @bp.get("/r/<token>/sheet.pdf")
 def view_sheet(token: str):
-    return _sheet(store.by_view_token(token), url_for("play.view", token=token))
+    return _sheet(store.read_by_view_token(token), url_for("play.view", token=token))
 
 
 # Table-level parts a new game with the same table keeps (the cards in play stay on the table).
