@@ -109,11 +109,10 @@ def init_app(app: Flask) -> None:
     # One translation path for pages, sheets, engines and CLI: the templates' `_`/`ngettext` are the
     # engines' (stdlib gettext on the same catalogue; French plural rule: « 0 partie »).
     app.jinja_env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)
-    from .jsstrings import attribute, strings
+    from .jsstrings import attribute
 
     app.jinja_env.globals.update(current_language=current, language_links=switch_links,
-                                 ordinal_suffix=ordinal_suffix, js_strings=strings,
-                                 js_strings_attribute=attribute, tr=i18n.tr)
+                                 ordinal_suffix=ordinal_suffix, js_strings_attribute=attribute, tr=i18n.tr)
 
 
 

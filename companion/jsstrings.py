@@ -85,7 +85,7 @@ STRINGS = {
 
 
 def strings() -> dict[str, str]:
-    """The scripts' strings in the current language (a template global: `js_strings()`)."""
+    """The scripts' strings in the current language."""
     return {key: tr(text) for key, text in STRINGS.items()}
 
 
