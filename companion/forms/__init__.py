@@ -1010,6 +1010,8 @@ def labels(form) -> dict[str, str]:
 def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
     """The error summary at the top of the page: (field name, its name for a player, messages),
     in the page's order."""
+    if not errors:
+        return []  # the common case: no need to name every field
     named = labels(form)
     order = {name: k for k, name in enumerate(named)}
     return [(name, named.get(name, name), " · ".join(errors[name]))
