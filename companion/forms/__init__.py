@@ -136,6 +136,7 @@ import importlib
 import importlib.util
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from types import MappingProxyType, ModuleType
@@ -861,11 +862,11 @@ class Stored:
     `values` (field name -> text, `raw_values`), `shown` (field name -> value as a person reads
     it, `leaves`), `limits` (Rows name -> max entries), `document` and `paths` (`to_document`)."""
 
-    values: dict[str, str]
-    shown: dict[str, str]
-    limits: dict[str, int]
+    values: Mapping[str, str]
+    shown: Mapping[str, str]
+    limits: Mapping[str, int]
     document: dict
-    paths: dict[str, str]
+    paths: Mapping[str, str]
 
 
 def stored(screens_: Screens, document: dict) -> Stored:
@@ -882,7 +883,9 @@ def _stored(game_id: str, text: str, lang: str) -> Stored:
     form = sc.form(json.loads(text))
     document, paths = sc.to_document(json.loads(text), form)
     limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
-    return Stored(raw_values(form), leaves(form), limits, document, paths)
+    # shared by every request of this process: read only
+    return Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
+                  MappingProxyType(paths))
 
 
 @dataclass
