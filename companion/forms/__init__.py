@@ -198,13 +198,14 @@ def _t(text):
 class _Extras:
     """What the generic templates need beyond WTForms: a hint, and the show-if / copy-to markers."""
 
-    def _extras(self, kwargs: dict) -> dict:
-        self.hint = _t(kwargs.pop("hint", "") or "")
-        self.show_if = kwargs.pop("show_if", None)
-        self.copy_to = kwargs.pop("copy_to", None)
+    def _extras(self, hint="", show_if=None, copy_to=None, local=False, **kwargs) -> dict:
+        """Keeps the extras on the field; returns the rest of the arguments, for WTForms. Explicit
+        arguments, no dict copied: a form of a 4-player game binds ~180 fields per request."""
+        self.hint = _t(hint) if hint else ""
+        self.show_if, self.copy_to = show_if, copy_to
         # a ui-only switch whose stored value is read back from the document (Reterra's "dessiner"
         # while the board is blank): what this phone chose stays, whatever the server reads back
-        self.local = kwargs.pop("local", False)
+        self.local = local
         kwargs.setdefault("description", self.hint)
         return kwargs
 
@@ -222,13 +223,9 @@ def _number_attributes(lo: int, hi: int, extra: tuple = ()) -> MappingProxyType:
 class Count(_Extras, StringField):
     """A whole number between lo and hi; blank is None (left out of the document, i.e. 0)."""
 
-    # A form of a 4-player game binds ~150 of these on every request: the work is kept small.
-    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, show_if=None, copy_to=None,
-                 local=False, render_kw=None, **kwargs):
-        self.hint = _t(hint) if hint else ""
-        self.show_if, self.copy_to, self.local = show_if, copy_to, local
+    def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, render_kw=None, **kwargs):
+        kwargs = self._extras(hint, **kwargs)
         self.lo, self.hi = lo, hi
-        kwargs.setdefault("description", self.hint)
         super().__init__(_t(label), render_kw=_number_attributes(lo, hi, tuple((render_kw or {}).items())),
                          **kwargs)
 
@@ -268,12 +265,12 @@ class Text(StringField):
 
 class Flag(_Extras, BooleanField):
     def __init__(self, label=None, hint="", **kwargs):
-        super().__init__(_t(label), **self._extras({"hint": hint, **kwargs}))
+        super().__init__(_t(label), **self._extras(hint, **kwargs))
 
 
 class Choice(_Extras, RadioField):
     def __init__(self, label=None, hint="", choices=(), **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+        kwargs = self._extras(hint, **kwargs)
         if callable(choices):  # labels made in the reader's language (« Ville 2 cases »)
             choices = choices()
         super().__init__(_t(label), choices=options([(v, _t(text)) for v, text in choices]),
@@ -290,7 +287,7 @@ class Name(_Extras, SelectField):
     """One of the game's players, or nobody (null). Choices are filled in by `EndState`."""
 
     def __init__(self, label=None, hint="", **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+        kwargs = self._extras(hint, **kwargs)
         super().__init__(_t(label), choices=[], validate_choice=False, **kwargs)
 
     def process_data(self, value):
@@ -303,14 +300,14 @@ class Name(_Extras, SelectField):
 
 class Group(_Extras, FormField):
     def __init__(self, form_class, label=None, hint="", **kwargs):
-        super().__init__(form_class, _t(label), **self._extras({"hint": hint, **kwargs}))
+        super().__init__(form_class, _t(label), **self._extras(hint, **kwargs))
 
 
 class Fixed(_Extras, FieldList):
     """Exactly n entries, one per colour/line; item_labels name them."""
 
     def __init__(self, unbound_field, n: int, label=None, hint="", item_labels=(), **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+        kwargs = self._extras(hint, **kwargs)
         # A callable gives labels known only now (Revive's « couleur n » in the reader's language).
         self.item_labels = list(item_labels()) if callable(item_labels) else [_t(x) for x in item_labels]
         super().__init__(unbound_field, _t(label), min_entries=n, max_entries=n, **kwargs)
@@ -340,7 +337,7 @@ class Rows(_Extras, FieldList):
     def __init__(self, unbound_field, label=None, hint="", max_entries: int = 20,
                  add_label: str = N_("Ajouter une ligne"), item_label: str = "", remove_label: str = "",
                  **kwargs):
-        kwargs = self._extras({"hint": hint, **kwargs})
+        kwargs = self._extras(hint, **kwargs)
         self.add_label = _t(add_label)
         self.item_label = _t(item_label)
         self.remove_label = _t(remove_label)
