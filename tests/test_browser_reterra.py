@@ -341,3 +341,24 @@ def test_half_painted_board_survives_reload_and_refused_submit(phone, live_serve
     assert grid["terrain"] == ["FDPPPPPP", "DDPPPPPP"] + ["PPPPPPPP"] * 6
     assert grid["relics"] == [[1, 1]]
     assert drafts(phone) == []
+
+
+def test_board_stays_under_the_finger_when_a_save_adds_a_warning_above(phone, live_server):
+    """Choosing "Dessiner" saves; its answer warns that Yanis has nothing entered yet, above the board.
+    The player is already tapping squares: the square tapped stays where it was on the screen (the
+    page scrolls by what the warning added), so the next tap does not land one square lower."""
+    new_game(phone, ["Maëlle", "Yanis"])
+    show_player(phone, 0)
+    step(phone, "players-0-segments", 2)  # not saved yet: the warning comes with the next answer
+    show_player(phone, 1)
+    phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+    board = phone.locator("#f-players-1-grid")
+    square = board.locator('.sq[data-square="A1"]')
+    square.tap()
+    before = square.bounding_box()["y"]
+    warning = phone.locator(".field-warning").filter(has_text="Yanis")
+    expect(warning.first).to_contain_text("rien n'est saisi")
+    expect(phone.locator("#save-state")).to_have_text(re.compile("Enregistré"))
+    assert abs(square.bounding_box()["y"] - before) < 1
+    board.locator('.sq[data-square="B1"]').tap()
+    assert board.locator(".sq.t-none").count() == 62  # A1 and B1 painted, nothing else

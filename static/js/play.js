@@ -594,6 +594,21 @@
     });
   }
 
+  /* What the player last touched stays where it is on the screen while a save's answer fills
+     messages above it (a warning for a player still being entered): the page scrolls by what they
+     added, so the next tap lands where the finger aims, not on the square below. */
+  var touched = null;
+  document.addEventListener("pointerdown", function (e) { touched = e.target; }, true);
+  document.addEventListener("focusin", function (e) { touched = e.target; }, true);
+  function steady(apply) {
+    var anchor = touched && document.contains(touched) ? touched : null;
+    var before = anchor && anchor.getClientRects().length ? anchor.getBoundingClientRect().top : null;
+    apply();
+    if (before === null || !anchor.getClientRects().length) return;
+    var moved = anchor.getBoundingClientRect().top - before;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  }
+
   function save(keepalive) {
     clearTimeout(timer);
     timer = null;
@@ -619,7 +634,7 @@
     }).then(function (response) {
       return response.json().then(function (data) { return [response.status, data]; },
                                    function () { return [response.status, null]; });
-    }).then(function (res) {
+    }).then(function (res) { steady(function () {
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) {
         version.value = data.version;
@@ -666,7 +681,7 @@
         showNotice([T("save_failed", {status: status})]);
         say(T("not_saved"), "bad");
       }
-    }).catch(function () {
+    }); }).catch(function () {
       say(T("offline"), "bad");
       timer = setTimeout(save, 10000);
     }).then(function () {
