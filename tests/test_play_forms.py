@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.machinery
+import json
 import re
 import sys
 import types
@@ -13,6 +14,8 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Form
 
 from companion import forms
+from companion.games import i18n
+from conftest import load_example
 
 
 @pytest.fixture
@@ -220,3 +223,53 @@ def test_a_lists_item_hints_are_collected_once_from_its_first_item():
                     ("Couleur", "le numéro de la couleur")]
     assert [(label, hint) for label, hint, _ in form.sizes.item_hints()] == [("Taille", "tuiles du groupe")]
     assert form.plain.item_hints() == []
+
+
+# --------------------------------------------------------------------------- binding by copy
+
+
+def _values(form) -> dict:
+    return dict(forms.raw_values(form))
+
+
+def test_a_form_built_again_makes_no_field_anew_and_shares_nothing_a_request_writes(app, monkeypatch):
+    """Fields bind by copying one made per name and language: the second form of a shape runs no
+    field constructor, and what one form is given (values, errors, names) never shows in another."""
+    sc = forms.screens("revive")
+    example = load_example("revive-abyss.json")
+    with app.test_request_context("/"):
+        sc.form(example)  # the shape's fields are made once
+        made = []
+        original = forms.Count.__init__
+        monkeypatch.setattr(forms.Count, "__init__",
+                            lambda self, *a, **k: (made.append(1), original(self, *a, **k)))
+        first = sc.form(example)
+        assert made == []
+        other = json.loads(json.dumps(example))
+        other["players"][0]["track"] = 7
+        other["players"][1]["name"] = "Quelqu'un"
+        bad = MultiDict({"players-0-track": "beaucoup", "version": "1"})
+        second = sc.form(other)
+        refused = sc.form(example, formdata=bad)
+        refused.validate()
+    assert first.players.entries[0].form.track.data == example["players"][0]["track"] != 7
+    assert second.players.entries[0].form.track.data == 7
+    assert refused.players.entries[0].form.track.errors
+    assert not first.players.entries[0].form.track.errors and not second.players.entries[0].form.track.errors
+    assert first.players.entries[0].form.track is not second.players.entries[0].form.track
+    assert first.players.entries[0].form.track._form is first.players.entries[0].form
+
+
+def test_fields_copied_in_one_language_are_not_served_in_another(app):
+    sc = forms.screens("revive")
+    example = load_example("revive-abyss.json")
+    with app.test_request_context("/"):
+        with i18n.using("fr"):
+            french = sc.form(example)
+        with i18n.using("en"):
+            english = sc.form(example)
+        with i18n.using("fr"):
+            again = sc.form(example)
+    label = lambda f: f.players.entries[0].form.track.label.text  # noqa: E731
+    assert label(french) == label(again) != label(english)
+    assert _values(french) == _values(english)

@@ -153,6 +153,7 @@ from wtforms.fields import (
     SelectField,
     StringField,
 )
+from wtforms.fields.core import UnboundField
 from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
@@ -195,7 +196,47 @@ def _t(text):
     return found
 
 
-class _Extras:
+class _Unbound(UnboundField):
+    """An unbound field of the app's types that binds by copying a pristine field made once per
+    name, prefix and language. WTForms makes every field anew for each form (~10 µs each, ~180
+    per form of a 4-player game, two to four forms per save); what a field's constructor sets
+    depends only on those keys (labels, hints and choices in the reader's language), and what a
+    request changes (data, errors, entries, choices given later) is set on the copy by assignment,
+    never in place, so copies share nothing a request writes."""
+
+    def __init__(self, field_class, *args, **kwargs):
+        super().__init__(field_class, *args, **kwargs)
+        self._pristine: dict = {}
+
+    def bind(self, form, name, prefix="", translations=None, **kwargs):
+        meta = kwargs.pop("_meta", None)
+        try:
+            key = (name, prefix, translations, i18n.current(), tuple(sorted(kwargs.items())))
+            pristine = self._pristine.get(key)
+        except TypeError:  # an unhashable option: bind as WTForms does
+            return super().bind(form, name, prefix, translations, _meta=meta, **kwargs)
+        if pristine is None:
+            field = super().bind(form, name, prefix, translations, _meta=meta, **kwargs)
+            if len(self._pristine) < 512:  # a few entries per list and language: never reached
+                self._pristine[key] = {k: v for k, v in field.__dict__.items() if k not in ("_form", "meta")}
+            return field
+        field = object.__new__(self.field_class)
+        field.__dict__.update(pristine)
+        field._form = form
+        field.meta = meta if meta is not None else form.meta
+        return field
+
+
+class _Cloned:
+    """Fields of this type bind by copy (`_Unbound`)."""
+
+    def __new__(cls, *args, **kwargs):
+        if "_form" in kwargs:
+            return super().__new__(cls, *args, **kwargs)
+        return _Unbound(cls, *args, **kwargs)
+
+
+class _Extras(_Cloned):
     """What the generic templates need beyond WTForms: a hint, and the show-if / copy-to markers."""
 
     def _extras(self, hint="", show_if=None, copy_to=None, local=False, **kwargs) -> dict:
@@ -255,7 +296,7 @@ class Count(_Extras, StringField):
             raise StopValidation(_("doit être entre {lo} et {hi}", lo=self.lo, hi=self.hi))
 
 
-class Text(StringField):
+class Text(_Cloned, StringField):
     """A plain text field whose label and description (French message ids) are read in the
     reader's language, like the other types' (Reterra's card name, the new-game names)."""
 

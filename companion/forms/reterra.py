@@ -30,7 +30,7 @@ from wtforms.validators import StopValidation
 
 from ..games import reterra as engine
 from ..games.i18n import N_, _
-from . import Choice, Count, Group, Rows, Text, _t, is_blank
+from . import Choice, Count, Group, Rows, Text, _Cloned, _t, is_blank
 
 PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
     ("#2f7d4f", "vert"),
@@ -140,7 +140,7 @@ def slug(name: str) -> str:
 # --------------------------------------------------------------------------- fields
 
 
-class Squares(StringField):
+class Squares(_Cloned, StringField):
     """Marked squares (or tiles) in the "A1 C4" notation. `data` is the notation as a person reads it
     (normalised when it parses, as typed when it does not); `pairs()` the contract's [row, col] list."""
 
@@ -178,7 +178,7 @@ class Squares(StringField):
         return [[r, c] for r, c in self.squares]
 
 
-class TerrainRow(StringField):
+class TerrainRow(_Cloned, StringField):
     """One row of the community: 8 letters F E D P R (spaces ignored, any case)."""
 
     def __init__(self, label=None, **kwargs):
