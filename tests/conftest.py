@@ -91,8 +91,11 @@ def live_server(tmp_path_factory):
 def browser():
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Assertions wait as long as actions (10 s, not Playwright's 5): the suite shares two cores with
+    # the app and Chromium, and a check that waits longer still fails when the page is wrong.
+    expect.set_options(timeout=10_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
