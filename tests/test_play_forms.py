@@ -260,6 +260,10 @@ def test_a_form_built_again_makes_no_field_anew_and_shares_nothing_a_request_wri
     assert first.players.entries[0].form.track._form is first.players.entries[0].form
 
 
+def _track_label(form) -> str:
+    return form.players.entries[0].form.track.label.text
+
+
 def test_fields_copied_in_one_language_are_not_served_in_another(app):
     sc = forms.screens("revive")
     example = load_example("revive-abyss.json")
@@ -270,6 +274,5 @@ def test_fields_copied_in_one_language_are_not_served_in_another(app):
             english = sc.form(example)
         with i18n.using("fr"):
             again = sc.form(example)
-    label = lambda f: f.players.entries[0].form.track.label.text  # noqa: E731
-    assert label(french) == label(again) != label(english)
+    assert _track_label(french) == _track_label(again) != _track_label(english)
     assert _values(french) == _values(english)
