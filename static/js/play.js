@@ -596,7 +596,8 @@
 
   /* What the player last touched stays where it is on the screen while a save's answer fills
      messages above it (a warning for a player still being entered): the page scrolls by what they
-     added, so the next tap lands where the finger aims, not on the square below. */
+     added, so the next tap lands where the finger aims, not on the square below. Only for a save
+     that went through: a conflict or a refusal stops the entry, and its notice at the top must show. */
   var touched = null;
   document.addEventListener("pointerdown", function (e) { touched = e.target; }, true);
   document.addEventListener("focusin", function (e) { touched = e.target; }, true);
@@ -634,9 +635,9 @@
     }).then(function (response) {
       return response.json().then(function (data) { return [response.status, data]; },
                                    function () { return [response.status, null]; });
-    }).then(function (res) { steady(function () {
+    }).then(function (res) {
       var status = res[0], data = res[1];
-      if (status === 200 && data && data.ok) {
+      if (status === 200 && data && data.ok) steady(function () {
         version.value = data.version;
         stored = data.stored || {};
         /* A row of ours put after the other phone's (both added one at the same place): its old place
@@ -659,7 +660,8 @@
         showNotice(mark(data.errors, data.general));  // a rule not met yet: flagged, saved anyway
         if (pending()) writeDraft(); else dropDraft();
         say(data.draft ? T("saved_draft") : T("saved"), "ok");
-      } else if (status === 409 && data) {
+      });
+      else if (status === 409 && data) {
         version.value = data.version;
         stored = data.stored || {};
         conflicts = data.theirs || {};
@@ -681,7 +683,7 @@
         showNotice([T("save_failed", {status: status})]);
         say(T("not_saved"), "bad");
       }
-    }); }).catch(function () {
+    }).catch(function () {
       say(T("offline"), "bad");
       timer = setTimeout(save, 10000);
     }).then(function () {
