@@ -44,7 +44,7 @@ def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
         show_player(phone, 1)
         phone.fill('[name="players-1-ports"]', "5")
         phone.locator("#play-notice").wait_for(state="visible")
-        expect(phone.locator("#play-notice")).to_be_in_viewport()  # the page does not hide it above
+        expect(phone.locator("#play-notice")).to_be_in_viewport()  # brought into view: its buttons
         assert phone.locator("#t-players-1-ports").inner_text() == "Enregistré sur l'autre appareil : 4"
         assert phone.locator(".theirs").count() == 1
         phone.get_by_role("button", name="Appliquer mes saisies").click()

@@ -672,6 +672,7 @@
         storedTotals = data.totals;
         showTotals(null);  // theirs or mine: no total is the game's until this phone chooses
         showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
+        notice.scrollIntoView({block: "nearest"});  // its two buttons are how the entry goes on
         writeDraft();
         say(T("not_saved_conflict"), "bad");
       } else if (status === 422 && data) {
