@@ -165,8 +165,8 @@ def test_city_and_castle_tools_from_a_game(phone):
     screenshot(phone, "tools-rebirth-city")
 
     phone.get_by_role("link", name="Retour à la partie").tap()
+    phone.wait_for_url(url)  # the game's page first: a tap while it loads would be lost
     phone.locator(".rebirth-tools summary").tap()
-    phone.wait_for_url(url)
     phone.get_by_role("link", name="Contrôle d'un château").tap()
     phone.wait_for_url(re.compile(r"/outils/chateau$"))
     choose(phone, "holder", "Brian")  # players as chips
