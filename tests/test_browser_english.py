@@ -77,13 +77,14 @@ def test_the_switch_goes_back_to_french_and_stays(english_phone):
     page = english_phone
     page.goto(page.base_url + "/parties")
     page.get_by_role("link", name="FR", exact=True).click()
+    # the same address again, in French: wait for the French page, not just the address
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("heading", name="Mes parties")).to_be_visible()
     page.wait_for_url(re.compile(r"/parties$"))
-    assert page.locator("html").get_attribute("lang") == "fr"
-    assert page.get_by_role("heading", name="Mes parties").is_visible()
     page.goto(page.base_url + "/")  # remembered: the English browser now gets French
     assert page.locator("h1").inner_text().startswith("Qui a gagné")
     page.get_by_role("link", name="EN", exact=True).click()
-    assert page.locator("h1").inner_text() == "Who won, and why?"
+    expect(page.locator("h1")).to_have_text("Who won, and why?")
     check_layout(page)
 
 

@@ -252,8 +252,8 @@ def test_without_javascript_the_community_is_typed_as_letters(browser, live_serv
         page.fill("#players-1-grid-junk", "H8 A2")
         page.fill("#players-1-grid-inhabitants", "E5 F6")
         page.get_by_role("button", name="Enregistrer").click()
-        assert page.locator("#e-players-1-grid-junk").inner_text() == \
-            "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)"
+        expect(page.locator("#e-players-1-grid-junk")).to_have_text(  # the page the post answers
+            "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)")
         page.fill("#players-1-grid-junk", "H8")
         page.get_by_role("button", name="Voir les résultats").click()
         page.wait_for_url(re.compile(r"/resultats$"))
