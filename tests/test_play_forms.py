@@ -228,10 +228,6 @@ def test_a_lists_item_hints_are_collected_once_from_its_first_item():
 # --------------------------------------------------------------------------- binding by copy
 
 
-def _values(form) -> dict:
-    return dict(forms.raw_values(form))
-
-
 def test_a_form_built_again_makes_no_field_anew_and_shares_nothing_a_request_writes(app, monkeypatch):
     """Fields bind by copying one made per name and language: the second form of a shape runs no
     field constructor, and what one form is given (values, errors, names) never shows in another."""
@@ -275,4 +271,4 @@ def test_fields_copied_in_one_language_are_not_served_in_another(app):
         with i18n.using("fr"):
             again = sc.form(example)
     assert _track_label(french) == _track_label(again) != _track_label(english)
-    assert _values(french) == _values(english)
+    assert forms.raw_values(french) == forms.raw_values(english)
