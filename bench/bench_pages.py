@@ -59,6 +59,7 @@ def bench_app():
     os.environ["COMPANION_INSTANCE"] = str(tmp)
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
+    app.add_url_rule("/_floor", "floor", lambda: "ok")  # the floor of `parts`, as in bench/load.py
     with app.app_context():
         db.create_all()
     return app
@@ -104,8 +105,45 @@ def main() -> list[dict]:
                       ("résultats en anglais (GET)",
                        lambda: client.get(f"/g/{token}/resultats", headers=english))):
         results.append(report(f"play {label}, 4 joueurs", per_second(fn), "route Flask triviale", floor))
-    return results
+    return results + parts(app, token, doc)
 
+
+def parts(app, token: str, doc: dict) -> list[dict]:
+    """What an edit page and an autosave are made of, each part alone, against a trivial route of
+    the same app (its hooks: session, security headers, limits) served the same way: the floor of
+    bench/load.py. The sum of the parts a request cannot do without is the least it can cost
+    with WTForms building its form: an edit page builds the stored game's form and writes ~130
+    fields, an autosave builds the form of the posted values, validates it, scores and writes."""
+    import gzip
+
+    from werkzeug.datastructures import MultiDict
+
+    from companion import forms, games, store
+
+    client = app.test_client()
+    floor = per_second(lambda: client.get("/_floor"))
+    page = client.get(f"/g/{token}/").get_data()
+    sc = forms.screens("revive")
+    out = []
+    with app.test_request_context("/"):
+        posted = MultiDict(list(forms.stored(sc, doc).values.items()))
+        record = store.by_edit_token(token)
+
+        def write():
+            record.version = store.save(record, record.document, record.version).version
+
+        for label, fn in (
+                ("formulaire WTForms d'une partie enregistrée", lambda: sc.form(doc)),
+                ("formulaire WTForms des valeurs envoyées", lambda: sc.form(doc, formdata=posted)),
+                ("formulaire des valeurs envoyées, validé, mis en document et compté",
+                 lambda: forms.check(sc, doc, sc.form(doc, formdata=posted))),
+                ("moteur seul", lambda: games.score(doc)),
+                (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko",
+                 lambda: gzip.compress(page, 6)),
+                ("une écriture versionnée (UPDATE ... WHERE version, SQLite)", write)):
+            out.append(report(f"play partie : {label}", per_second(fn), "route triviale de l'application",
+                              floor))
+    return out
 
 
 if __name__ == "__main__":

@@ -77,11 +77,18 @@ class Table(FastHttpUser):
     wait_time = between(0.05, 0.3)
     games: list = []
     ready = 0
+    seats = 0  # tables started so far: each gets players of its own
+
+    def players(self) -> list[str]:
+        """This table's names: every table its own (the same names everywhere would make every
+        table's game the same document, and the caches keyed by a document's text would serve
+        one table what another computed: a flattering figure)."""
+        return [f"{name} {self.table}" for name in NAMES]
 
     def new_game(self) -> tuple[str, str]:
         page = self.client.get("/nouvelle?game=revive&variant=abyss", name="(setup)")
         data = {"csrf_token": CSRF.search(page.text).group(1), "game": "revive", "variant": "abyss"}
-        data.update({f"players-{i}-name": n for i, n in enumerate(NAMES)})
+        data.update({f"players-{i}-name": n for i, n in enumerate(self.players())})
         made = self.client.post("/nouvelle", data=data, allow_redirects=False, name="(setup)")
         token = TOKEN.search(made.headers["Location"]).group(1)
         edit = self.client.get(f"/g/{token}/", name="(setup)")
@@ -95,6 +102,8 @@ class Table(FastHttpUser):
             Table.ready += 1
 
     def setup(self):
+        Table.seats += 1
+        self.table = Table.seats
         # The finished game first: a new game asked again with the same players while the first is
         # untouched opens that one (issue 11), so the table's own game is made once this one is saved.
         finished, csrf = self.new_game()
