@@ -30,6 +30,7 @@ STRINGS = {
 
     "saved": N_("Enregistré ✓"),
     "saved_draft": N_("Enregistré ✓ (à compléter avant les résultats)"),
+    "caught_up": N_("Mis à jour avec les saisies d'un autre appareil"),
     "not_saved_conflict": N_("Non enregistré : conflit"),
     "not_saved_fix": N_("Non enregistré : à corriger"),
     "save_failed": N_("L'enregistrement a échoué ({status}) : vos saisies restent sur ce téléphone. "

@@ -65,6 +65,76 @@ def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
         context.close()
 
 
+def test_a_phone_back_to_the_front_shows_what_the_other_saved(phone, browser, live_server):
+    """B lies on the table, its screen off, while A enters Jules's ports; B woken up (the page shown
+    again) shows A's value and the new totals before its player touches anything, then saves its
+    own field with no conflict. Nothing polls: the catch-up comes with the page's return."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-castles"]', "2")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(phone, 1)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        jules = phone.locator('[data-seat-total="1"]').first.inner_text()
+        with other.expect_response(re.compile(r"/state\?version=")) as asked:
+            other.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the screen back on
+        assert asked.value.status == 200
+        expect(other.locator("#save-state")).to_have_text("Mis à jour avec les saisies d'un autre appareil")
+        expect(other.locator('[name="players-1-ports"]')).to_have_value("4")
+        expect(other.locator('[data-seat-total="1"]').first).to_have_text(jules)
+        assert other.locator("#play-notice").is_hidden()
+        check_layout(other)
+        show_player(other, 0)
+        other.fill('[name="players-0-track"]', "31")
+        saved(other)
+        assert other.locator(".theirs").count() == 0
+        players = stored_document(live_server, url)["players"]
+        assert (players[0]["castles"], players[0]["track"], players[1]["ports"]) == (2, 31, 4)
+        # Back again with nothing new: nothing changes on screen, the status stays "Enregistré".
+        with other.expect_response(re.compile(r"/state\?version=")) as asked:
+            other.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        assert asked.value.status == 204
+        saved(other)
+    finally:
+        context.close()
+
+
+def test_back_to_the_front_never_replaces_what_this_phone_typed(phone, browser, live_server):
+    """B typed Jules's ports with no network (kept on the phone) while A saved another value there:
+    the page back to the front keeps B's entry (no catch-up while this phone holds changes of its
+    own); the network back, B's save meets A's value as a conflict for the player to settle."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        context.set_offline(True)
+        show_player(other, 1)
+        other.fill('[name="players-1-ports"]', "6")
+        expect(other.locator("#save-state")).to_contain_text("Pas de réseau")
+        asked = []
+        other.on("request", lambda request: asked.append(request.url) if "/state" in request.url else None)
+        other.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        other.evaluate("window.dispatchEvent(new Event('focus'))")
+        assert asked == []  # nothing asked: this phone's own change goes first, through a save
+        expect(other.locator('[name="players-1-ports"]')).to_have_value("6")
+        context.set_offline(False)
+        other.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(other.locator("#t-players-1-ports")).to_have_text("Enregistré sur l'autre appareil : 4")
+        expect(other.locator('[name="players-1-ports"]')).to_have_value("6")
+        assert stored_document(live_server, url)["players"][1]["ports"] == 4  # nothing settled yet
+    finally:
+        context.close()
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):

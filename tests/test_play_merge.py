@@ -313,3 +313,62 @@ def test_a_conflict_names_the_other_value_in_the_readers_language(client, app):
         late = autosave(client, token, version, players__1__ports=("1", "3"))
         assert late.status_code == 409
         assert late.json["theirs"] == {"players-1-ports": word}
+
+
+# ------------------------------------------------------------------ a page back to the front (catch-up)
+
+
+def _same_as_a_save(state: dict, save: dict) -> None:
+    """`state` says what a save that changed nothing says of the same stored version."""
+    for key in ("version", "stored", "totals", "errors", "general", "warnings", "draft"):
+        assert state[key] == save[key], key
+
+
+def test_state_says_nothing_while_the_page_has_the_stored_version(client, app):
+    token = start(client, app)
+    rec = stored(app, token)
+    response = client.get(f"/g/{token}/state?version={rec.version}")
+    assert response.status_code == 204 and response.get_data() == b""
+    assert "no-store" in response.headers["Cache-Control"]  # its URL holds the edit token
+    assert client.post(f"/g/{token}/state").status_code == 405
+    assert client.get("/g/not-a-game/state?version=1").status_code == 404
+
+
+def test_state_brings_what_another_phone_saved(client, app):
+    """Phone B opened the game at version v; phone A saves; B, back to the front, is given A's
+    values and the new totals: the same answer as a save of B's that changed nothing."""
+    token = start(client, app)
+    seen = stored(app, token).version
+    a = autosave(client, token, seen, players__0__castles=("2", "3"))
+    assert a.status_code == 200
+    state = client.get(f"/g/{token}/state?version={seen}")
+    assert state.status_code == 200 and "no-store" in state.headers["Cache-Control"]
+    assert state.json["stored"]["players-0-castles"] == "3" and state.json["version"] == seen + 1
+    nothing = autosave(client, token, seen + 1)  # B saving nothing, at the version it now has
+    assert nothing.status_code == 200
+    _same_as_a_save(state.json, nothing.json)
+    assert state.json["draft"] is False and len(state.json["totals"]) == 2
+    assert stored(app, token).version == seen + 1  # neither wrote anything
+    # A version the page cannot have had (or none) is answered in full, never refused.
+    for query in ("", "?version=abc", f"?version={seen + 5}"):
+        assert client.get(f"/g/{token}/state{query}").json["version"] == seen + 1
+
+
+def test_state_of_a_draft_flags_the_rule_beside_its_fields(client, app):
+    """The other phone stored a draft breaking a rule (Edinburgh's holder, no castles): the state
+    flags it beside both fields, gives no totals, and never changes what is stored."""
+    token = start(client, app)
+    seen = stored(app, token).version
+    draft = autosave(client, token, seen, edinburgh=("", "Jules"), players__1__castles=("", ""))
+    assert draft.status_code == 200 and draft.json["draft"] is True
+    before = stored(app, token)
+    state = client.get(f"/g/{token}/state?version={seen}").json
+    assert state["draft"] is True and state["totals"] == []
+    assert state["errors"]["players-1-castles"][0].startswith("au moins 1")
+    assert "edinburgh" in state["errors"]
+    _same_as_a_save(state, autosave(client, token, before.version).json)
+    after = stored(app, token)
+    assert (after.version, after.document, after.status) == (before.version, before.document, "draft")
+    client.get("/langue/en")
+    english = client.get(f"/g/{token}/state?version={seen}").json
+    assert english["errors"]["players-1-castles"][0].startswith("at least 1")

@@ -812,6 +812,25 @@ def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, 
     return errors
 
 
+def stored_problems(view: Stored) -> tuple[dict[str, list[str]], list[str]]:
+    """The engine's messages about a stored document (a draft's rules not met yet), read from its
+    `Stored` view (no form built): each beside its field, and those with no field of their own, as
+    a save's answer gives them."""
+    try:
+        games.score(view.document)
+        return {}, []
+    except games.InvalidDocument as exc:
+        problems = exc.problems
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    for problem in problems:
+        name = field_for(problem.path, view.paths)
+        bucket = general if name is None or name == "players" else errors.setdefault(name, [])
+        if problem.message not in bucket:
+            bucket.append(problem.message)
+    return errors, general
+
+
 # --------------------------------------------------------------------------- field-level saves
 #
 # A save carries what THIS phone changed, field by field, each with the value it was based on

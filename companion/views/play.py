@@ -381,6 +381,24 @@ def save(token: str):
                                          checked.result)[0])
 
 
+@bp.get("/g/<token>/state")
+def state(token: str):
+    """What the server holds now, for a page coming back to the front (a phone woken up, a tab
+    shown again: another phone may have saved meanwhile). Nothing (204) when `version` is still the
+    stored one, else the answer of a save that changed nothing. Never writes."""
+    record = store.by_edit_token(token)
+    sc = _screens_or_404(record.game)
+    if request.args.get("version") == str(record.version):
+        return "", 204
+    view = forms.stored(sc, record.document)
+    result = store.result_of(record)
+    errors, general = forms.stored_problems(view)
+    return jsonify(ok=True, version=record.version, errors=errors, general=general,
+                   totals=[p.total for p in result.players] if result else [], draft=result is None,
+                   stored={k: v for k, v in view.values.items() if v},
+                   warnings=forms.warned(sc, record.document, view, result)[0])
+
+
 # --------------------------------------------------------------------------- results
 
 

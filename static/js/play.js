@@ -610,6 +610,47 @@
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
   }
 
+  /* An answer saying what the server holds now (a save's, or `catchUp`'s): the fields, the totals,
+     the rules not met yet (flagged beside their fields, saved anyway) and the warnings. */
+  function take(data, sent) {
+    version.value = data.version;
+    stored = data.stored || {};
+    adopt(stored, null, sent);
+    storedTotals = data.totals;
+    showTotals(data.totals);
+    clearMarks();
+    markTheirs({});
+    showSummary([]);
+    markWarnings(data.warnings);
+    showNotice(mark(data.errors, data.general));
+  }
+
+  /* Back to the front (the phone woken up, the tab shown again, the network back): another phone
+     may have saved meanwhile, and this one would show old values and old totals until its own next
+     save. Ask what the server holds (nothing comes back while it is still this page's version) and
+     take it in, only when this phone has nothing of its own on the way or kept here: its own
+     entries always go through a save, which merges them field by field against their base. */
+  var asking = false;
+  function quiet() { return !inFlight && !paused && !timer && !pending(); }
+  function catchUp() {
+    if (asking || !form.dataset.state || document.visibilityState === "hidden" || !quiet()) return;
+    asking = true;
+    var asked = version.value;
+    fetch(form.dataset.state + "?version=" + encodeURIComponent(asked), {
+      credentials: "same-origin", headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      return response.status === 200 ? response.json() : null;
+    }).then(function (data) {
+      /* typed meanwhile, or a save answered first: the save brings the news, with the merge */
+      if (!data || !data.ok || version.value !== asked || !quiet()) return;
+      steady(function () { take(data, null); });
+      dropDraft();
+      say(T("caught_up"), "ok");
+    }).catch(function () {
+      /* no network: the next save, or the next return to the front, asks again */
+    }).then(function () { asking = false; });
+  }
+
   function save(keepalive) {
     clearTimeout(timer);
     timer = null;
@@ -638,26 +679,17 @@
     }).then(function (res) {
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) steady(function () {
-        version.value = data.version;
-        stored = data.stored || {};
         /* A row of ours put after the other phone's (both added one at the same place): its old place
            shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
         Object.keys(data.moved || {}).forEach(function (old) {
           Object.keys(sent).forEach(function (n) {
             if (!under(n, old)) return;
             delete sent[n];
-            setValue(n, stored[n] || "");
-            if (stored[n]) base[n] = stored[n]; else delete base[n];
+            setValue(n, (data.stored || {})[n] || "");
+            if ((data.stored || {})[n]) base[n] = data.stored[n]; else delete base[n];
           });
         });
-        adopt(stored, null, sent);
-        storedTotals = data.totals;
-        showTotals(data.totals);
-        clearMarks();
-        markTheirs({});
-        showSummary([]);
-        markWarnings(data.warnings);
-        showNotice(mark(data.errors, data.general));  // a rule not met yet: flagged, saved anyway
+        take(data, sent);
         if (pending()) writeDraft(); else dropDraft();
         say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
@@ -738,10 +770,13 @@
   });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  window.addEventListener("online", function () { if (pending()) save(); });
+  window.addEventListener("online", function () { if (pending()) save(); else catchUp(); });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden" && timer) save(true);
+    else catchUp();
   });
+  window.addEventListener("focus", catchUp);
+  window.addEventListener("pageshow", function (e) { if (e.persisted) catchUp(); });
 
   /* Add the rows a draft's field needs, outer lists first: cities-2-tiles-3-player adds cities up to
      the third (each with one blank tile), then tiles in it up to the fourth. */
