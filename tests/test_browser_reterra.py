@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from companion.games.reterra import analyse_grid
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, show_player, stored_document
+from helpers import check_layout, saved, second_phone, show_player, stored_document
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -362,3 +362,92 @@ def test_board_stays_under_the_finger_when_a_save_adds_a_warning_above(phone, li
     assert abs(square.bounding_box()["y"] - before) < 1
     board.locator('.sq[data-square="B1"]').tap()
     assert board.locator(".sq.t-none").count() == 62  # A1 and B1 painted, nothing else
+
+
+# --------------------------------------------------------------------------- two phones
+
+
+def back_to_front(page) -> int:
+    """The phone's screen back on: the page asks what the server holds; the answer's status."""
+    with page.expect_response(re.compile(r"/state\?version=")) as asked:
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    return asked.value.status
+
+
+def test_cards_added_on_one_phone_keep_their_counts_on_the_other(phone, browser, live_server):
+    """QA: A adds two building cards and Inès's counts; B, back to the front, shows both cards under
+    Inès and Léo with A's counts, and never sends a thing of its own: before, the card row B added
+    for A's second card moved the counts as if B had added it, and B's save blanked Inès's count."""
+    url = new_game(phone, ["Inès", "Léo"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        sent = []
+        other.on("request", lambda r: sent.append(r.url) if r.url.endswith("/save") else None)
+        phone.fill('[name="buildings-0-name"]', "Serre")
+        step(phone, "buildings-0-points", 3)
+        phone.get_by_role("button", name="Ajouter une carte").tap()
+        phone.fill('[name="buildings-1-name"]', "Atelier")
+        step(phone, "buildings-1-points", 2)
+        show_player(phone, 0)
+        step(phone, "players-0-built-0", 2)
+        step(phone, "players-0-built-1", 3)
+        saved(phone)
+        inès = phone.locator('[data-seat-total="0"]').first.inner_text()
+        assert back_to_front(other) == 200
+        expect(other.locator("#save-state")).to_have_text("Mis à jour avec les saisies d'un autre appareil")
+        show_player(other, 0)
+        expect(other.locator("#f-players-0-built-1 label")).to_have_text("Atelier")
+        expect(other.locator('[name="players-0-built-0"]')).to_have_value("2")
+        expect(other.locator('[name="players-0-built-1"]')).to_have_value("3")
+        expect(other.locator('[data-seat-total="0"]').first).to_have_text(inès)
+        show_player(other, 1)
+        expect(other.locator("#f-players-1-built-0 label")).to_have_text("Serre")
+        expect(other.locator("#f-players-1 [data-no-cards]")).to_be_hidden()
+        other.wait_for_timeout(1000)  # longer than the autosave's delay: B has nothing to send
+        assert sent == []
+        step(other, "players-1-built-1", 1)
+        saved(other)
+        built = [p.get("buildings") for p in stored_document(live_server, url)["players"]]
+        assert [sorted(b.values()) for b in built] == [[2, 3], [1]]
+        assert list(built[1]) == [next(k for k, v in built[0].items() if v == 3)]  # Léo's is the Atelier
+    finally:
+        context.close()
+
+
+def test_a_board_painted_on_one_phone_is_counted_on_the_other(phone, browser, live_server):
+    """A paints Inès's community; B, which had begun painting Léo's (kept on B, not sent), comes back
+    to the front: Inès's board is drawn with the engine's figures under it, Léo's half-painted board
+    is still there, still B's own, and the card A added to the table shows."""
+    url = new_game(phone, ["Inès", "Léo"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 1)
+        other.get_by_role("radio", name="Dessiner la communauté").nth(0).check()
+        saved(other)
+        board = other.locator("#f-players-1-grid")
+        board.locator('button[data-tool="F"]').tap()
+        board.locator('.sq[data-square="A1"]').tap()
+        expect(other.locator("#save-state")).to_have_text("Gardé sur ce téléphone")
+        phone.reload()
+        show_player(phone, 0)
+        phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+        paint(phone, 0, COMMUNITY)
+        expected = readout(phone, 0)
+        phone.locator(".steps-list a", has_text="Table").click()
+        phone.fill('[name="buildings-0-name"]', "Serre")
+        step(phone, "buildings-0-points", 3)
+        saved(phone)
+        assert back_to_front(other) == 200
+        show_player(other, 0)
+        assert readout(other, 0) == expected
+        segments = "#f-players-0-grid .sq.seg"
+        assert other.locator(segments).count() == phone.locator(segments).count() > 0
+        expect(other.locator('[name="buildings-0-name"]')).to_have_value("Serre")
+        show_player(other, 1)
+        expect(board.locator('.sq[data-square="A1"]')).to_have_attribute("aria-label", "A1 : forêt")
+        expect(board.locator(".board-status")).to_have_text("Encore 63 cases à peindre.")
+        assert "grid" not in stored_document(live_server, url)["players"][1]
+    finally:
+        context.close()

@@ -448,9 +448,14 @@
   /* Back in range after a dead zone: recount what was painted meanwhile. */
   window.addEventListener("online", function () { boards.forEach(function (b) { b.analyse(true); }); });
 
-  /* Another phone's board, taken in by the autosave (play.js): drawn again from the fields. */
+  /* Another phone's board, taken in by the autosave (play.js): drawn again from the fields, and
+     counted again when it changed (its figures under the board were the old board's). */
   document.addEventListener("adopted", function () {
-    boards.forEach(function (b) { b.read(); b.flag(); b.render(); });
+    boards.forEach(function (b) {
+      var before = JSON.stringify(b.payload());
+      b.read(); b.flag(); b.render();
+      if (JSON.stringify(b.payload()) !== before) b.analyse(true);
+    });
   });
 
   document.addEventListener("change", function (e) {
@@ -506,6 +511,11 @@
   if (window.MutationObserver) {
     new MutationObserver(sync).observe(cardsBox, { childList: true, subtree: true });
   }
+  /* Cards and counts taken in from another phone (play.js): both are what the server holds, rows
+     it added included, so every count stays where it is and only the labels follow. Without this,
+     a card row added for another phone's card moved the counts as if this phone had added it, and
+     blanked the other phone's count for it. */
+  document.addEventListener("adopted", function () { known = cardRows(); sync(); });
 })();
 
 /* Reterra's building cards: a card this device used before goes into the next blank card row in

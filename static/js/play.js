@@ -612,10 +612,10 @@
 
   /* An answer saying what the server holds now (a save's, or `catchUp`'s): the fields, the totals,
      the rules not met yet (flagged beside their fields, saved anyway) and the warnings. */
-  function take(data, sent) {
+  function take(data, sent, keep) {
     version.value = data.version;
     stored = data.stored || {};
-    adopt(stored, null, sent);
+    adopt(stored, keep || null, sent);
     storedTotals = data.totals;
     showTotals(data.totals);
     clearMarks();
@@ -628,10 +628,11 @@
   /* Back to the front (the phone woken up, the tab shown again, the network back): another phone
      may have saved meanwhile, and this one would show old values and old totals until its own next
      save. Ask what the server holds (nothing comes back while it is still this page's version) and
-     take it in, only when this phone has nothing of its own on the way or kept here: its own
-     entries always go through a save, which merges them field by field against their base. */
+     take it in when no save is on its way. A field this phone changed and has not sent (a board
+     half painted, kept here) keeps its value AND its base: its save, later, is merged against what
+     it was based on, so a field both phones changed is still a conflict, never a silent overwrite. */
   var asking = false;
-  function quiet() { return !inFlight && !paused && !timer && !pending(); }
+  function quiet() { return !inFlight && !paused && !timer; }
   function catchUp() {
     if (asking || !form.dataset.state || document.visibilityState === "hidden" || !quiet()) return;
     asking = true;
@@ -643,8 +644,9 @@
     }).then(function (data) {
       /* typed meanwhile, or a save answered first: the save brings the news, with the merge */
       if (!data || !data.ok || version.value !== asked || !quiet()) return;
-      steady(function () { take(data, null); });
-      dropDraft();
+      var mine = changes(false);
+      steady(function () { take(data, null, mine); });
+      if (pending()) writeDraft(); else dropDraft();
       say(T("caught_up"), "ok");
     }).catch(function () {
       /* no network: the next save, or the next return to the front, asks again */
