@@ -24,7 +24,8 @@ STRINGS = {
     "next_step": N_("Étape suivante"),
     "theirs": N_("Enregistré sur l'autre appareil : "),
     "apply_mine": N_("Appliquer mes saisies"),
-    "take_theirs": N_("Reprendre leurs valeurs"),
+    "take_theirs": N_("Reprendre ses valeurs"),
+    "choose_first": N_("Choisissez d'abord : vos saisies ou celles de l'autre appareil"),
     "kept_here": N_("Gardé sur ce téléphone"),
     "saving": N_("Enregistrement…"),
 

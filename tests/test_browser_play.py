@@ -165,7 +165,7 @@ def test_two_phones_editing_one_game(phone, browser, live_server):
         show_player(other, 1)
         other.fill('[name="players-1-progress"]', "4")
         expect(other.locator('.steps-list [data-seat-total="1"]')).to_have_text("\u2013")
-        other.get_by_role("button", name="Reprendre leurs valeurs").click()
+        other.get_by_role("button", name="Reprendre ses valeurs").click()
         saved(other)
         assert other.locator('[name="players-1-progress"]').input_value() == "3"
         assert other.locator(".steps-list .seat-total").all_inner_texts() == ["45", "15"]

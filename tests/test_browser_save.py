@@ -135,6 +135,49 @@ def test_back_to_the_front_never_replaces_what_this_phone_typed(phone, browser, 
         context.close()
 
 
+def test_a_conflict_on_a_step_left_behind_is_named_and_must_be_chosen(phone, browser, live_server):
+    """QA: B types Jules's ports (A saved another value there) and goes straight on to Éloïse's step.
+    The notice names the field for a player, with A's value, and links to it on its hidden step;
+    "Voir les résultats" waits for the player's choice instead of settling it for them."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        show_player(other, 1)
+        other.fill('[name="players-1-ports"]', "6")
+        show_player(other, 0)  # on to the next player before the save's answer
+        notice = other.locator("#play-notice")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("Un autre appareil a modifié les mêmes champs")
+        link = notice.get_by_role("link", name="Jules · Ports")
+        expect(notice.locator(".conflict-fields li")).to_have_text(
+            "Jules · Ports — Enregistré sur l'autre appareil : 4")
+        assert other.locator('[name="players-1-ports"]').is_hidden()  # on Jules's step
+        check_layout(other)
+        other.get_by_role("button", name="Voir les résultats").click()
+        expect(other.locator("#save-state")).to_have_text(
+            "Choisissez d'abord : vos saisies ou celles de l'autre appareil")
+        assert other.url == url and stored_document(live_server, url)["players"][1]["ports"] == 4
+        link.click()
+        field = other.locator('[name="players-1-ports"]')
+        expect(field).to_be_visible()
+        expect(field).to_have_value("6")
+        expect(other.locator("#t-players-1-ports")).to_have_text("Enregistré sur l'autre appareil : 4")
+        other.get_by_role("button", name="Reprendre ses valeurs").click()
+        expect(field).to_have_value("4")
+        expect(notice).to_be_hidden()
+        other.get_by_role("button", name="Voir les résultats").click()
+        other.wait_for_url(re.compile(r"/resultats$"))
+        assert stored_document(live_server, url)["players"][1]["ports"] == 4
+    finally:
+        context.close()
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):

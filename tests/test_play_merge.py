@@ -78,6 +78,10 @@ def test_autosave_conflict_only_for_a_field_both_changed_and_apply_mine(client, 
     answer = autosave(client, token, version, players__1__ports=("1", "6"), players__0__track=("", "9"))
     assert answer.status_code == 409
     assert answer.json["theirs"] == {"players-1-ports": "2"}  # the other phone's value, nothing else
+    # the notice names the field for a player (it may sit on a hidden step) with the other value
+    assert answer.json["fields"] == [["players-1-ports", "Jules · Ports", "2"]]
+    assert answer.json["message"].startswith("Un autre appareil a modifié les mêmes champs")
+    assert "Rechargez" not in answer.json["message"] and "rechargez" not in answer.json["message"]
     players = stored(app, token).document["players"]
     assert players[1]["ports"] == 2 and "track" not in players[0]
     # "Appliquer mes saisies": the same changes, now based on what the other phone stored.

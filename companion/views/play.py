@@ -47,6 +47,10 @@ CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil 
                "saisissiez. Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos "
                "saisies y sont restées ; ses autres modifications sont reprises. « Enregistrer » "
                "appliquera vos saisies ; rechargez la page pour reprendre les siennes."))
+# The same, as the autosave shows it: its own two buttons, and the fields listed with links to them.
+CONFLICT_LIVE = (N_("Un autre appareil a modifié les mêmes champs pendant que vous saisissiez. Rien n'a "
+                    "été écrasé : vos saisies sont restées dans ces champs, la valeur de l'autre appareil "
+                    "est indiquée sous chacun, et ses autres modifications sont reprises. Choisissez :"))
 INVALID = N_("Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce "
              "téléphone).")
 UNFINISHED = (N_("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les "
@@ -368,9 +372,13 @@ def save(token: str):
     summary = [list(item) for item in forms.summary(out.form, checked.errors)]
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
+        # each field in conflict, named for a player, with the other side's value: the notice links
+        # to them (one may be on another player's step, hidden)
+        fields = [list(item) for item in forms.summary(out.form, {n: [v] for n, v in out.theirs.items()})]
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
-                       message=tr(CONFLICT), errors=checked.errors, general=checked.general,
-                       stored=stored, totals=[p.total for p in result.players] if result else []), 409
+                       fields=fields, message=tr(CONFLICT_LIVE), errors=checked.errors,
+                       general=checked.general, stored=stored,
+                       totals=[p.total for p in result.players] if result else []), 409
     if out.kind == "invalid":
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422

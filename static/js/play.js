@@ -567,9 +567,28 @@
     save();
   }
 
-  function conflictActions() {
+  /* The fields in conflict ([name, label, their value]), each a link to its field (on its step),
+     then the two choices. */
+  function conflictActions(fields) {
+    var wrap = document.createElement("div");
+    var list = document.createElement("ul");
+    list.className = "conflict-fields";
+    (fields || []).forEach(function (item) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = "#f-" + item[0];
+      a.textContent = item[1];
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(" — " + T("theirs")));
+      var b = document.createElement("b");
+      b.textContent = item[2];
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+    if (list.children.length) wrap.appendChild(list);
     var box = document.createElement("div");
     box.className = "button-row";
+    wrap.appendChild(box);
     var mine = document.createElement("button");
     mine.type = "button";
     mine.textContent = T("apply_mine");
@@ -581,7 +600,7 @@
     theirs.addEventListener("click", function () { resolve(false); });
     box.appendChild(mine);
     box.appendChild(theirs);
-    return box;
+    return wrap;
   }
 
   /* Running totals from a save; none (a draft the rules cannot score yet, a conflict): a dash, never
@@ -705,7 +724,7 @@
         markTheirs(conflicts);
         storedTotals = data.totals;
         showTotals(null);  // theirs or mine: no total is the game's until this phone chooses
-        showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions());
+        showNotice([data.message].concat(mark(data.errors, data.general)), conflictActions(data.fields));
         notice.scrollIntoView({block: "nearest"});  // its two buttons are how the entry goes on
         writeDraft();
         say(T("not_saved_conflict"), "bad");
@@ -752,6 +771,14 @@
      server holds it. */
   var submitAfter = null;
   form.addEventListener("submit", function (e) {
+    if (paused) {  // a conflict waits for the player's choice: no save may settle it for them
+      e.preventDefault();
+      notice.scrollIntoView({block: "nearest"});
+      var first = notice.querySelector("button");
+      if (first) first.focus();
+      say(T("choose_first"), "bad");
+      return;
+    }
     clearTimeout(timer);
     timer = null;
     try {  // once the server holds a newer version, this draft was sent: it is not put back
