@@ -225,7 +225,8 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
                 "total": number(result.player(place.players[0]).total)}
                for place in result.ranking]
     winners = result.winners
-    headline = (_("Victoire de {name}", name=winners[0]) if len(winners) == 1
+    # as on the results page (and no "Victoire de Ana": French would elide before a vowel)
+    headline = (_("{names} gagne", names=winners[0]) if len(winners) == 1
                 else _("Victoire partagée : {names}", names=join_names(winners)))
 
     drawings = []
