@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -179,3 +180,19 @@ def test_score_pad_rows_follow_contract_order_and_variant():
 
 def test_negative_points_are_written_with_a_true_minus_sign():
     assert core.points_text(-1) == "\u22121" and core.points_text(0) == "0" and core.points_text(7) == "7"
+
+
+@pytest.mark.parametrize(("game", "variant"), [("rebirth", "scotland"), ("rebirth", "ireland"),
+                                               ("reterra", "base"), ("revive", "base"), ("revive", "abyss")])
+def test_a_game_with_nothing_entered_is_said_only_once_it_is_read_as_over(game, variant):
+    """While entering, everyone blank is nobody started yet (no warning); read as finished (the
+    results), a shared victory at 0 comes with one warning, not one per player."""
+    from companion.games import warnings
+
+    doc = {"game": game, "variant": variant, "players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Chloé"}]}
+    assert warnings(doc) == []
+    over = warnings(doc, finished=True)
+    assert [(w.path, w.message) for w in over] == [
+        ("players", "Rien n'est saisi pour aucun joueur : tout le monde est à 0. Un oubli ?")]
+    doc["players"][0]["track" if game != "reterra" else "segments"] = 3  # one player started
+    assert [w.path for w in warnings(doc, finished=True)] == ["players[1]", "players[2]"]

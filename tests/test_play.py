@@ -13,7 +13,7 @@ from companion import games
 from companion.extensions import db
 from companion.models import DeviceGame, GameRecord
 from conftest import load_example, make_app
-from helpers import create_game, error_beside, stored
+from helpers import create_game, error_beside, posted, stored
 
 
 def revive_form(doc: dict, version: int, mode: str = "each", shared=(0, 0, 0)) -> dict:
@@ -535,3 +535,21 @@ def test_pages_keep_the_csp_and_stay_on_the_origin(app, client):
         assert [u for u in resources if "//" in u] == [], url
         assert all(u.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
                    for u in links if "//" in u), url
+
+
+def test_results_of_a_game_with_nothing_entered_say_so(app, client):
+    """QA: "Voir les résultats" on an empty game gave a shared victory at 0 with no word of warning.
+    The results say it once (in the reader's language); the edit page, where nobody has started
+    yet, does not."""
+    token = create(client)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    finished = client.post(f"/g/{token}/", data=page | {"action": "finish"})
+    assert finished.status_code == 302 and finished.headers["Location"].endswith("/resultats")
+    results = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "Victoire partagée : Maëlle et Yanis" in results
+    assert results.count("Rien n'est saisi pour aucun joueur : tout le monde est à 0. Un oubli ?") == 1
+    edit = unescape(client.get(f"/g/{token}/").get_data(as_text=True))
+    assert "Rien n'est saisi" not in edit and "rien n'est saisi" not in edit
+    client.get("/langue/en")
+    english = unescape(client.get(f"/g/{token}/resultats").get_data(as_text=True))
+    assert "Nothing is entered for any player: everyone is at 0. Forgotten?" in english

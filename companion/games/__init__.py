@@ -130,11 +130,13 @@ def blank(value: object) -> bool:
     return value in (None, 0, False, "")
 
 
-def warnings(doc: dict, result: Result | None = None) -> list[Problem]:
+def warnings(doc: dict, result: Result | None = None, *, finished: bool = False) -> list[Problem]:
     """Likely mistakes in a document that scores, each with its contract path: never blocking, the
     document is valid. Every game: a player whose own fields are all blank; then the game's own
     (`warnings(doc, result)` of its module, e.g. Rebirth's track and itemised points both given).
-    A blank player is said once another player has something: before that, nobody has started."""
+    A blank player is said once another player has something: before that, nobody has started.
+    `finished`: the game is read as over (its results): every player blank is then said too, once,
+    rather than a shared victory at 0 shown as if it were the game's."""
     try:
         result = result or score(doc)
     except InvalidDocument:
@@ -144,6 +146,9 @@ def warnings(doc: dict, result: Result | None = None) -> list[Problem]:
     module = _BY_ID.get(result.game)
     is_blank = getattr(module, "blank", None) or blank
     blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
+    if finished and players and all(blank_):
+        out.append(Problem("players", _("Rien n'est saisi pour aucun joueur : tout le monde est à 0. "
+                                        "Un oubli ?")))
     for i, player in enumerate(players):
         if blank_[i] and not all(blank_):  # all blank: nobody has started yet
             name = player.get("name") or _("Joueur {n}", n=i + 1)

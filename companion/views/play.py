@@ -433,7 +433,8 @@ def _results_context(record, *, editable: bool) -> dict:
         rows.append({"key": row.key, "label": row.label, "hint": row.hint, "cells": cells,
                      "details": [c for c in cells if c["detail"]]})
     context.update(
-        rows=rows, totals=totals, warnings=[w.message for w in games.warnings(record.document, result)],
+        rows=rows, totals=totals,
+        warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
         headline=(_("{names} gagne", names=result.winners[0]) if len(result.winners) == 1
 
                   else _("Victoire partagée : {names}", names=join_names(result.winners))),
