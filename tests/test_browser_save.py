@@ -178,6 +178,29 @@ def test_a_conflict_on_a_step_left_behind_is_named_and_must_be_chosen(phone, bro
         context.close()
 
 
+def test_the_entry_link_for_a_second_phone_is_on_the_page(phone, browser, live_server):
+    """QA: nothing told a table how to bring a second phone in (the only link offered was the
+    read-only one). The edit page gives its own link, folded, with a copy button; opened on another
+    phone it is the same game, saving."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    share = phone.locator("details.share-edit")
+    share.locator("summary").click()
+    link = share.locator("#edit-url")
+    expect(link).to_be_visible()
+    assert link.input_value() == url
+    expect(share.get_by_role("button", name="Copier")).to_be_visible()
+    check_layout(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(link.input_value())
+        show_player(other, 0)
+        other.fill('[name="players-0-castles"]', "2")
+        saved(other)
+        assert stored_document(live_server, url)["players"][0]["castles"] == 2
+    finally:
+        context.close()
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):
