@@ -25,6 +25,10 @@ STRINGS = {
     "theirs": N_("Enregistré sur l'autre appareil : "),
     "apply_mine": N_("Appliquer mes saisies"),
     "take_theirs": N_("Reprendre ses valeurs"),
+    "conflict_live": N_("Un autre appareil a modifié les mêmes champs pendant que vous saisissiez. Rien "
+                        "n'a été écrasé : vos saisies sont restées dans ces champs, la valeur de l'autre "
+                        "appareil est indiquée sous chacun, et ses autres modifications sont reprises. "
+                        "Choisissez :"),
     "choose_first": N_("Choisissez d'abord : vos saisies ou celles de l'autre appareil"),
     "kept_here": N_("Gardé sur ce téléphone"),
     "saving": N_("Enregistrement…"),

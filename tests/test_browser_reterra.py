@@ -451,3 +451,42 @@ def test_a_board_painted_on_one_phone_is_counted_on_the_other(phone, browser, li
         assert "grid" not in stored_document(live_server, url)["players"][1]
     finally:
         context.close()
+
+
+def test_taking_the_other_phones_board_draws_it(phone, browser, live_server):
+    """QA: both phones painted Inès's community, one square apart; B, told of the conflict, takes
+    A's board. B's screen must show A's board (and count it): before, it kept B's drawing while
+    its fields held A's, and B's next tap sent B's whole board over A's without a word."""
+    variant = {**COMMUNITY, "terrain": list(COMMUNITY["terrain"])}
+    variant["terrain"][2] = "RRFREEPP"  # D3: rocaille instead of plaine
+    url = new_game(phone, ["Inès", "Léo"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 0)  # B begins Inès's board: kept on B until it is complete
+        other.get_by_role("radio", name="Dessiner la communauté").first.check()
+        saved(other)
+        other.locator('#f-players-0-grid button[data-tool="F"]').tap()
+        other.locator('#f-players-0-grid .sq[data-square="A1"]').tap()
+        show_player(phone, 0)
+        phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+        paint(phone, 0, COMMUNITY)
+        expected = readout(phone, 0)
+        saved(phone)
+        paint(other, 0, variant)  # B completes its own: sent, it meets A's
+        notice = other.locator("#play-notice")
+        expect(notice.get_by_role("button", name="Reprendre ses valeurs")).to_be_visible()
+        board = other.locator("#f-players-0-grid")
+        assert board.locator('.sq[data-square="D3"]').get_attribute("aria-label").startswith("D3 : rocaille")
+        notice.get_by_role("button", name="Reprendre ses valeurs").click()
+        d3 = board.locator('.sq[data-square="D3"]')
+        expect(d3).to_have_attribute("aria-label", re.compile(r"^D3 : plaine"))
+        assert readout(other, 0) == expected
+        saved(other)
+        board.locator('button[data-tool="inhabitants"]').tap()
+        board.locator('.sq[data-square="A8"]').tap()  # one more inhabitant, on A's board
+        saved(other)
+        grid = stored_document(live_server, url)["players"][0]["grid"]
+        assert grid["terrain"] == COMMUNITY["terrain"] and [7, 0] in grid["inhabitants"]
+    finally:
+        context.close()

@@ -141,6 +141,38 @@ def test_an_empty_board_is_nothing_drawn_yet(app, client):
     assert stored(app, token).document["players"] == [{"name": "Maëlle"}, {"name": "Yanis"}]
 
 
+def test_a_tap_on_dessiner_and_back_keeps_the_counts(app, client):
+    """QA: "Dessiner la communauté" tapped by mistake (or to start drawing) erased the counts typed
+    before, on the server and then on the screen: the total fell to 0. An empty board replaces
+    nothing; a board painted in full replaces the counts, as the contract says."""
+    import json
+
+    token = create(client)
+
+    def save(version, **changes):
+        answer = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(
+            {k.replace("__", "-"): list(v) for k, v in changes.items()})})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        return answer.json
+
+    first = save(1, players__0__segments=("", "2"), players__0__relics=("", "5"))
+    assert first["totals"][0] > 0
+    drawing = save(first["version"], players__0__mode=("counts", "grid"))
+    assert drawing["totals"] == first["totals"]
+    assert drawing["stored"]["players-0-segments"] == "2" and drawing["stored"]["players-0-relics"] == "5"
+    back = save(drawing["version"], players__0__mode=("grid", "counts"))
+    assert back["totals"] == first["totals"]
+    player = stored(app, token).document["players"][0]
+    assert (player["segments"], player["relics"]) == (2, 5) and "grid" not in player
+    # A community painted in full is the score: its counts are the board's, none of the typed ones.
+    rows = {f"players__0__grid__terrain__{r}": ("", row) for r, row in enumerate(
+        EXAMPLE["players"][1]["grid"]["terrain"])}
+    painted = save(back["version"], players__0__mode=("counts", "grid"), **rows)
+    player = stored(app, token).document["players"][0]
+    assert "grid" in player and "segments" not in player and "relics" not in player
+    assert painted["totals"][0] == engine.analyse_grid(player["grid"])["total"]
+
+
 def test_building_cards_by_name(app, client):
     token = create(client)
     data = example_form(1)

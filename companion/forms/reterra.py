@@ -394,8 +394,6 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
 
         if pform.mode.data != GRID:
             continue
-        for key in COUNT_KEYS:
-            player.pop(key, None)
         grid_form = pform.grid.form
         paths[f"{base}.grid"] = pform.grid.name
         paths[f"{base}.grid.terrain"] = grid_form.terrain.name
@@ -404,7 +402,11 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
         for key in SQUARE_KEYS:
             paths[f"{base}.grid.{key}"] = getattr(grid_form, key).name
         if grid_form.is_empty():
-            continue  # nothing drawn yet: the community scores nothing
+            # nothing drawn yet: the counts typed, if any, still stand (a tap on "Dessiner" and back
+            # loses nothing); with none, the community scores nothing
+            continue
+        for key in COUNT_KEYS:
+            player.pop(key, None)
         rows_ = grid_form.rows()
         if any(grid_form.terrain.entries[r].problem(r) for r in range(SIZE)):
             continue  # refused beside the row; the engine would only repeat it

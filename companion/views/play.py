@@ -226,6 +226,8 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         known_cards=partial(store.known_cards, record.game),  # read only by a page that offers them
         errors=errors, general=general or [], theirs=theirs or {},
         summary=forms.summary(form, errors) if status == 422 else [],
+        # a conflict's fields, named for a player, with the other side's value (see `save`)
+        conflict_fields=forms.summary(form, {n: [v] for n, v in theirs.items()}) if theirs else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
     ), status
 

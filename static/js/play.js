@@ -564,6 +564,9 @@
     markTheirs({});
     showNotice([]);
     showIf();
+    /* the fields now hold the values chosen: what draws from them (a Reterra board) draws again, or
+       the player would go on from a drawing that is no longer what the page sends */
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
     save();
   }
 
@@ -574,6 +577,9 @@
     var list = document.createElement("ul");
     list.className = "conflict-fields";
     (fields || []).forEach(function (item) {
+      var wrap_ = document.getElementById("f-" + item[0]);
+      var hidden = wrap_ && wrap_.closest("[hidden]");
+      if (!wrap_ || (hidden && !hidden.matches("[data-stage]"))) return;  // a copy the page fills itself
       var li = document.createElement("li");
       var a = document.createElement("a");
       a.href = "#f-" + item[0];
@@ -650,8 +656,8 @@
      take it in when no save is on its way. A field this phone changed and has not sent (a board
      half painted, kept here) keeps its value AND its base: its save, later, is merged against what
      it was based on, so a field both phones changed is still a conflict, never a silent overwrite. */
-  var asking = false;
-  function quiet() { return !inFlight && !paused && !timer; }
+  var asking = false, refused = false;  // refused: the last save was refused, its messages stand
+  function quiet() { return !inFlight && !paused && !timer && !refused; }
   function catchUp() {
     if (asking || !form.dataset.state || document.visibilityState === "hidden" || !quiet()) return;
     asking = true;
@@ -699,6 +705,7 @@
                                    function () { return [response.status, null]; });
     }).then(function (res) {
       var status = res[0], data = res[1];
+      if (status === 200 && data && data.ok) refused = false;
       if (status === 200 && data && data.ok) steady(function () {
         /* A row of ours put after the other phone's (both added one at the same place): its old place
            shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
@@ -715,6 +722,8 @@
         say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
       else if (status === 409 && data) {
+        submitAfter = null;  // the tap that waited for this save: the player chooses first, then taps again
+        refused = false;
         version.value = data.version;
         stored = data.stored || {};
         conflicts = data.theirs || {};
@@ -729,6 +738,7 @@
         writeDraft();
         say(T("not_saved_conflict"), "bad");
       } else if (status === 422 && data) {
+        refused = true;
         clearMarks();
         showNotice(mark(data.errors, data.general));
         showSummary(data.summary);
@@ -789,6 +799,12 @@
       e.preventDefault();
       submitAfter = e.submitter || true;
       say(T("saving"), "busy");
+    } else if (Object.keys(changes(true)).length) {
+      /* changes still waiting for the autosave: they go first, field by field (a conflict then shows
+         its notice and its choices, as any autosave's), and the submit follows if they are saved */
+      e.preventDefault();
+      submitAfter = e.submitter || true;
+      save();
     }
   });
 
@@ -842,6 +858,17 @@
 
   var draft = readDraft();
   var theirsShown = !!form.querySelector(".theirs");  // a conflict page (no-JS submit): taken as shown
+  if (theirsShown) {
+    /* A full submit met a conflict (another phone saved between this page's last autosave and the
+       tap): the same choices as an autosave's conflict, rather than the no-JS advice to reload. */
+    $all(".theirs", form).forEach(function (p) { if (p.id) conflicts[p.id.slice(2)] = 1; });
+    paused = true;
+    var listed = $all("[data-conflict] li").map(function (li) {
+      return [li.dataset.name, li.dataset.label, li.dataset.theirs];
+    });
+    showNotice([T("conflict_live")], conflictActions(listed));
+    say(T("not_saved_conflict"), "bad");
+  }
   var sent = !!(draft && draft.submitted && parseInt(version.value, 10) > parseInt(draft.submitted, 10));
   if (draft && draft.values && !theirsShown && !sent && restore(draft)) {
     showIf();
