@@ -201,6 +201,88 @@ def test_the_entry_link_for_a_second_phone_is_on_the_page(phone, browser, live_s
         context.close()
 
 
+def test_voir_les_resultats_right_after_typing_into_a_conflict(phone, browser, live_server):
+    """QA: B typed Jules's ports (A had saved another value) and tapped "Voir les résultats" within
+    the autosave's delay: the whole form went, and came back as the no-JS conflict page, whose advice
+    (reload) was wrong. Now the waiting change goes first; its conflict shows the choices, the tap
+    is dropped (no jump to the results once the player chooses)."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        show_player(other, 1)
+        other.fill('[name="players-1-ports"]', "6")
+        other.get_by_role("button", name="Voir les résultats").click()  # at once
+        notice = other.locator("#play-notice")
+        expect(notice.get_by_role("button", name="Appliquer mes saisies")).to_be_visible()
+        expect(notice).not_to_contain_text("rechargez")
+        assert other.url == url
+        notice.get_by_role("button", name="Appliquer mes saisies").click()
+        saved(other)
+        other.wait_for_timeout(500)
+        assert other.url == url  # the dropped tap does not come back
+        assert stored_document(live_server, url)["players"][1]["ports"] == 6
+    finally:
+        context.close()
+
+
+def test_a_conflict_page_from_a_full_submit_offers_the_same_choices(phone, browser, live_server):
+    """Another phone saved between this page's last autosave and a full submit: the page the server
+    sends back holds the conflict; with JavaScript it offers the two buttons and the field's link."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        # B's full submit with its old base, as if the autosave had answered just before A's save
+        other.evaluate("""() => { const f = document.getElementById('end-state');
+            f.querySelector('[name="players-1-ports"]').value = '6'; f.submit(); }""")
+        other.wait_for_load_state()
+        notice = other.locator("#play-notice")
+        expect(notice.get_by_role("button", name="Reprendre ses valeurs")).to_be_visible()
+        expect(notice).to_contain_text("Un autre appareil a modifié les mêmes champs")
+        expect(notice).not_to_contain_text("rechargez")
+        expect(notice.get_by_role("link", name="Jules · Ports")).to_have_count(1)
+        check_layout(other)
+        other.get_by_role("button", name="Enregistrer").first.click(force=True)
+        expect(other.locator("#save-state")).to_have_text(
+            "Choisissez d'abord : vos saisies ou celles de l'autre appareil")
+        notice.get_by_role("button", name="Reprendre ses valeurs").click()
+        field = other.locator('[name="players-1-ports"]')
+        expect(field).to_have_value("4")
+        expect(notice).to_be_hidden()
+        assert stored_document(live_server, url)["players"][1]["ports"] == 4
+    finally:
+        context.close()
+
+
+def test_a_refused_value_keeps_its_message_when_the_page_comes_back(phone, live_server):
+    """QA: a value refused (not stored) lost its message when the page came back to the front, and
+    looked saved. No catch-up while the refusal stands."""
+    new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-castles"]', "abc")
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré : à corriger")
+    message = phone.locator("#e-players-0-castles")
+    expect(message).not_to_have_text("")
+    asked = []
+    phone.on("request", lambda r: asked.append(r.url) if "/state" in r.url else None)
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    phone.wait_for_timeout(300)
+    assert asked == []
+    expect(message).not_to_have_text("")
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré : à corriger")
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):
