@@ -283,6 +283,26 @@ def test_a_refused_value_keeps_its_message_when_the_page_comes_back(phone, live_
     expect(phone.locator("#save-state")).to_have_text("Non enregistré : à corriger")
 
 
+def test_a_conflict_on_the_shared_artifact_card_lists_the_card_once(phone, browser, live_server):
+    """QA: Revive with one artifact card for the table: the page copies it to every player's hidden
+    card; a conflict on it listed those copies too, as links to fields nobody can see."""
+    url = new_game(phone, "revive", "abyss", ["Ana", "Ben", "Chloé"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="card-0-points"]', "2")
+        saved(phone)
+        other.fill('[name="card-0-points"]', "3")
+        notice = other.locator("#play-notice")
+        expect(notice.get_by_role("button", name="Appliquer mes saisies")).to_be_visible()
+        items = notice.locator(".conflict-fields li")
+        expect(items).to_have_count(1)
+        link = items.first.get_by_role("link")
+        assert link.is_visible() and other.locator(link.get_attribute("href")).is_visible()
+    finally:
+        context.close()
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):
