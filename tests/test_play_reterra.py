@@ -303,3 +303,32 @@ def test_cards_this_device_used_before_are_offered(app, client):
     other = app.test_client()
     other_token = create(other, ("Léa", "Noé"))
     assert "data-card-picker" not in other.get(f"/g/{other_token}/").get_data(as_text=True)
+
+
+def test_two_phones_adding_a_card_at_once_keep_each_count_with_its_card(app, client):
+    """QA: A adds the card "Puits"; B, at the same moment, adds "Forge" at the same row and gives
+    Maëlle 3 of them. B's card goes to the next row, and its count goes with it: before, the count
+    stayed at the old row, on A's card, and nobody was told."""
+    import json
+
+    token = create(client)
+
+    def save(version, rows, **changes):
+        return client.post(f"/g/{token}/save", data={"version": str(version), "new_rows": json.dumps(rows),
+                                                     "changes": json.dumps({k.replace("__", "-"): list(v)
+                                                                            for k, v in changes.items()})})
+
+    first = save(1, ["buildings-0"], buildings__0__name=("", "Ferme"), buildings__0__points=("", "3"))
+    assert first.status_code == 200
+    base = first.json["version"]
+    a = save(base, ["buildings-1"], buildings__1__name=("", "Puits"), buildings__1__points=("", "2"))
+    assert a.status_code == 200
+    b = save(base, ["buildings-1"], buildings__1__name=("", "Forge"), buildings__1__points=("", "4"),
+             players__0__built__1=("", "3"))
+    assert b.status_code == 200, b.get_data(as_text=True)
+    assert b.json["moved"] == {"buildings-1": "buildings-2", "players-0-built-1": "players-0-built-2"}
+    doc = stored(app, token).document
+    assert [c["name"] for c in doc["buildings"]] == ["Ferme", "Puits", "Forge"]
+    forge = doc["buildings"][2]["id"]
+    assert doc["players"][0]["buildings"] == {forge: 3}
+    assert b.json["stored"]["players-0-built-2"] == "3" and "players-0-built-1" not in b.json["stored"]

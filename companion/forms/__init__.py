@@ -974,11 +974,13 @@ def new_rows(form, base: dict[str, str]) -> list[str]:
 
 
 def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
-              limits: dict[str, int]) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+              limits: dict[str, int], companion=None) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
     """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
     row goes to the first free index of its list, so both are kept and neither is a conflict.
-    Outer rows first (a new city moves with its tiles)."""
-    out, moved = dict(changes), {}
+    Outer rows first (a new city moves with its tiles). `companion(list, old, new, name)`, a game's
+    `row_companion`: the new name of a field outside the row that follows it by index (Reterra's
+    per-player count of a building card), else None; this phone's new ones move with the row."""
+    out, moved, followed = dict(changes), {}, {}
     for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
         match = re.fullmatch(r"(.+)-(\d+)", prefix)
         if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
@@ -1002,7 +1004,12 @@ def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict
             del out[n]
             out[target + n[len(prefix):]] = pair
         moved[prefix] = target
-    return out, moved
+        for n in list(out) if companion else ():
+            to = companion(lst, int(match.group(2)), free, n)
+            if to and to not in out and not out[n][0]:  # blank in its base: entered with the new row
+                out[to] = out.pop(n)
+                followed[n] = to
+    return out, moved | followed
 
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
@@ -1016,7 +1023,8 @@ def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]]
     view = view if view is not None else stored(screens_, document)
     moved: dict[str, str] = {}
     if added:
-        changes, moved = _relocate(changes, added, view.values, view.limits)
+        changes, moved = _relocate(changes, added, view.values, view.limits,
+                                   getattr(screens_.module, "row_companion", None))
     conflicts = {}
     for name, (was, mine) in changes.items():
         now = view.values.get(name, "")

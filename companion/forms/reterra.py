@@ -343,6 +343,16 @@ def table_form(variant: str) -> type[Form]:
 # --------------------------------------------------------------------------- document <-> form
 
 
+def row_companion(list_name: str, old: int, new: int, name: str) -> str | None:
+    """A player's count of a building card follows its card row by index (`built-k` is the card
+    of `buildings-k`): when two phones add a card at once and this phone's goes to another row, its
+    counts go with it (`forms._relocate`)."""
+    match = re.fullmatch(r"(players-\d+-built)-(\d+)", name)
+    if list_name != "buildings" or not match or int(match.group(2)) != old:
+        return None
+    return f"{match.group(1)}-{new}"
+
+
 def to_form(document: dict, data: dict) -> None:
     """Each player's mode (a drawn grid means "dessiner"), and their building counts by card row."""
     ids = [card.get("id") for card in document.get("buildings") or [] if isinstance(card, dict)]
