@@ -332,3 +332,23 @@ def test_two_phones_adding_a_card_at_once_keep_each_count_with_its_card(app, cli
     forge = doc["buildings"][2]["id"]
     assert doc["players"][0]["buildings"] == {forge: 3}
     assert b.json["stored"]["players-0-built-2"] == "3" and "players-0-built-1" not in b.json["stored"]
+
+
+def test_a_conflict_on_a_building_count_names_the_card(app, client):
+    """QA: a conflict on a count read "Maëlle · Built · Built 2" (an English field name, a row
+    number); it is named by its card, in the reader's language."""
+    import json
+
+    token = create(client)
+
+    def save(version, **changes):
+        return client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(
+            {k.replace("__", "-"): list(v) for k, v in changes.items()})})
+
+    first = save(1, buildings__0__name=("", "Forge"), buildings__0__points=("", "3"),
+                 players__0__built__0=("", "1"))
+    assert first.status_code == 200
+    assert save(first.json["version"], players__0__built__0=("1", "2")).status_code == 200
+    late = save(first.json["version"], players__0__built__0=("1", "3"))
+    assert late.status_code == 409
+    assert late.json["fields"] == [["players-0-built-0", "Maëlle · Forge", "2"]]

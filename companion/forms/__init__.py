@@ -599,6 +599,8 @@ def _form_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
                 namespace[name] = value
         namespace["ui_only"] = tuple(getattr(table, "ui_only", ()))
     namespace["players"] = Seats(FormField(player), n_players)
+    hook = getattr(module, "field_labels", None)
+    namespace["label_hook"] = staticmethod(hook) if hook else None
     return type(f"{game_id.title()}{variant.title()}EndState", (EndState,), namespace)
 
 
@@ -1072,6 +1074,9 @@ def labels(form) -> dict[str, str]:
                     visit(sub, who)
         else:
             visit(f, "")
+    hook = getattr(form, "label_hook", None)
+    if hook:  # names a game gives its fields itself (Reterra's counts: by their card's name)
+        hook(form, out)
     return out
 
 

@@ -343,6 +343,18 @@ def table_form(variant: str) -> type[Form]:
 # --------------------------------------------------------------------------- document <-> form
 
 
+def field_labels(form, out: dict[str, str]) -> None:
+    """A player's building counts named by their card ("Maëlle · Forge"), as the page shows them,
+    rather than by position: the error summary and a conflict's list link to them."""
+    cards = [(entry.form.name.data or "").strip() for entry in form.buildings.entries]
+    for entry in form.players.entries:
+        who = out.get(entry.name, "")
+        out[entry.form.built.name] = f"{who} · {_('Bâtiments construits')}"
+        for k, f in enumerate(entry.form.built.entries):
+            card = (cards[k] if k < len(cards) else "") or f"{_('Carte')} {k + 1}"
+            out[f.name] = f"{who} · {card}"
+
+
 def row_companion(list_name: str, old: int, new: int, name: str) -> str | None:
     """A player's count of a building card follows its card row by index (`built-k` is the card
     of `buildings-k`): when two phones add a card at once and this phone's goes to another row, its
