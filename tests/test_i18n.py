@@ -139,6 +139,18 @@ def test_engine_tie_sentences_in_english():
     assert games.score(doc).explanation[0].startswith("Ann, Bob et Cid à égalité (10 points)")
 
 
+def test_reterra_tie_on_inhabitants_in_english():
+    """QA: the English tie sentence read "habitants: 0 each"."""
+    doc = {"game": "reterra", "variant": "base",
+           "players": [{"name": "Ann", "segments": 1}, {"name": "Bob", "segments": 1},
+                       {"name": "Cid", "segments": 1, "inhabitants": 2}]}
+    with i18n.using("en"):
+        explanation = " ".join(games.score(doc).explanation)
+    assert "Ann and Bob tied (3 points) for 2nd place; inhabitants: 0 each;" in explanation
+    assert "habitants" not in explanation.replace("inhabitants", "")
+    assert "habitants : 0 chacun" in " ".join(games.score(doc).explanation)
+
+
 # ------------------------------------------------------------------ pages of the example games
 
 

@@ -475,7 +475,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     if not check.ok:
         return None
     # T6: highest total, then most inhabitants, then shared.
-    criteria = [by_value(lambda n: inhabitants[n], "habitants")]
+    criteria = [by_value(lambda n: inhabitants[n], _("habitants"))]
     return finish(GAME.id, doc["variant"], scores, criteria)
 
 
