@@ -352,3 +352,27 @@ def test_a_conflict_on_a_building_count_names_the_card(app, client):
     late = save(first.json["version"], players__0__built__0=("1", "3"))
     assert late.status_code == 409
     assert late.json["fields"] == [["players-0-built-0", "Maëlle · Forge", "2"]]
+
+
+def test_board_messages_name_squares_as_the_board_does_everywhere(app, client):
+    """QA: the summary at the top said "la case [4, 2]" where the board says C5: every message of
+    the engine about a square reads in the board's notation (summary, field, autosave answer)."""
+    import json
+
+    token = create(client)
+    data = example_form(1) | {"players-1-grid-junk": "C5", "action": "finish"}
+    page = client.post(f"/g/{token}/", data=data)
+    assert page.status_code == 422
+    html = unescape(page.get_data(as_text=True))
+    summary = html[html.index('id="error-summary"'):html.index("</nav>", html.index('id="error-summary"'))]
+    assert "C5" in summary and not re.search(r"\[\d, \d\]", summary)
+    version = stored(app, token).version
+    from companion.forms import stored as stored_view
+
+    # what the page was rendered from: the stored values
+    values = stored_view(screens_of("reterra"), stored(app, token).document).values
+    changes = {k: [values.get(k, ""), v] for k, v in data.items()
+               if k not in ("version", "action") and values.get(k, "") != v}
+    answer = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(changes)})
+    messages = [m for ms in answer.json["errors"].values() for m in ms] + answer.json["general"]
+    assert messages and all(not re.search(r"\[\d, \d\]", m) for m in messages), messages

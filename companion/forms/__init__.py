@@ -527,6 +527,11 @@ class Screens:
         if hook:
             hook(form, labels or {})
 
+    def say(self, message: str) -> str:
+        """An engine message as the page words it (Reterra: board squares as "A1", not [0, 0])."""
+        hook = getattr(self.module, "readable", None)
+        return hook(message) if hook else message
+
     def relabel(self, text: str, labels: dict) -> str:
         """A sentence of the engine (a line's detail) with the table's names in it."""
         hook = getattr(self.module, "relabel", None)
@@ -789,7 +794,7 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     except games.InvalidDocument as exc:
         for problem in exc.problems:
             blocking = blocking or problem.kind != games.RULE
-            add(field_for(problem.path, paths), problem.message)
+            add(field_for(problem.path, paths), screens_.say(problem.message))
     shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
     for name in [n for n in errors if n not in shown]:
         for message in errors.pop(name):
@@ -809,12 +814,13 @@ def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, 
     errors: dict[str, list[str]] = {}
     for problem in problems:
         name = field_for(problem.path, paths)
-        if name is not None and problem.message not in errors.get(name, []):
-            errors.setdefault(name, []).append(problem.message)
+        message = screens_.say(problem.message)
+        if name is not None and message not in errors.get(name, []):
+            errors.setdefault(name, []).append(message)
     return errors
 
 
-def stored_problems(view: Stored) -> tuple[dict[str, list[str]], list[str]]:
+def stored_problems(screens_: Screens, view: Stored) -> tuple[dict[str, list[str]], list[str]]:
     """The engine's messages about a stored document (a draft's rules not met yet), read from its
     `Stored` view (no form built): each beside its field, and those with no field of their own, as
     a save's answer gives them."""
@@ -828,8 +834,8 @@ def stored_problems(view: Stored) -> tuple[dict[str, list[str]], list[str]]:
     for problem in problems:
         name = field_for(problem.path, view.paths)
         bucket = general if name is None or name == "players" else errors.setdefault(name, [])
-        if problem.message not in bucket:
-            bucket.append(problem.message)
+        if screens_.say(problem.message) not in bucket:
+            bucket.append(screens_.say(problem.message))
     return errors, general
 
 

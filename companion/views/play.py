@@ -402,7 +402,7 @@ def state(token: str):
         return "", 204
     view = forms.stored(sc, record.document)
     result = store.result_of(record)
-    errors, general = forms.stored_problems(view)
+    errors, general = forms.stored_problems(sc, view)
     return jsonify(ok=True, version=record.version, errors=errors, general=general,
                    totals=[p.total for p in result.players] if result else [], draft=result is None,
                    stored={k: v for k, v in view.values.items() if v},
