@@ -789,6 +789,7 @@
       say(T("choose_first"), "bad");
       return;
     }
+    var waiting = !!timer;  // changes typed within the autosave's delay, not sent yet
     clearTimeout(timer);
     timer = null;
     try {  // once the server holds a newer version, this draft was sent: it is not put back
@@ -799,9 +800,11 @@
       e.preventDefault();
       submitAfter = e.submitter || true;
       say(T("saving"), "busy");
-    } else if (Object.keys(changes(true)).length) {
+    } else if (waiting && Object.keys(changes(true)).length) {
       /* changes still waiting for the autosave: they go first, field by field (a conflict then shows
-         its notice and its choices, as any autosave's), and the submit follows if they are saved */
+         its notice and its choices, as any autosave's), and the submit follows if they are saved.
+         Only these: a switch the server reads back otherwise stays a change for good (see adopt),
+         and the submit that follows the save must not wait for it again. */
       e.preventDefault();
       submitAfter = e.submitter || true;
       save();
