@@ -98,7 +98,9 @@ LAYOUT = """() => {
 
 
 def check_layout(page) -> None:
-    """One column at 390 px: no sideways scrolling, every tap target at least 44 px."""
+    """One column at 390 px: no sideways scrolling, every tap target at least 44 px. Measured once
+    the page has loaded its stylesheet (a loaded machine may show a page's text before)."""
+    page.wait_for_load_state("load")
     layout = page.evaluate(LAYOUT)
     assert layout["width"] <= 390, "horizontal scrolling at 390 px"
     assert layout["small"] == [], f"tap targets under 44 px or off screen: {layout['small']}"
