@@ -303,6 +303,42 @@ def test_a_conflict_on_the_shared_artifact_card_lists_the_card_once(phone, brows
         context.close()
 
 
+def test_enregistrer_right_after_typing_comes_back_on_the_same_player(phone, live_server):
+    """QA: typed on Jules's step, "Enregistrer" at once: the value is saved and the page comes back
+    on Jules's step (it came back on the first step, scrolled to the buttons)."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "3")
+    phone.get_by_role("button", name="Enregistrer").click()  # within the autosave's delay
+    phone.wait_for_url(re.compile(r"#f-players-1-ports$"))
+    expect(phone.locator('[name="players-1-ports"]')).to_be_visible()
+    expect(phone.locator('[name="players-1-ports"]')).to_have_value("3")
+    assert stored_document(live_server, url)["players"][1]["ports"] == 3
+
+
+def test_voir_les_resultats_offline_tries_once_and_keeps_the_entry(phone, live_server):
+    """QA: offline, a tap on "Voir les résultats" after typing retried at once, hundreds of times a
+    second. One attempt, the offline status; the entry stays on the phone and goes once online."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    saves = []
+    phone.on("request", lambda r: saves.append(r.url) if r.url.endswith("/save") else None)
+    phone.context.set_offline(True)
+    try:
+        phone.fill('[name="players-0-track"]', "9")
+        phone.get_by_role("button", name="Voir les résultats").click()
+        expect(phone.locator("#save-state")).to_have_text("Pas de réseau : saisies gardées sur ce téléphone")
+        phone.wait_for_timeout(1500)
+        assert len(saves) <= 2, len(saves)
+        expect(phone.locator('[name="players-0-track"]')).to_have_value("9")
+    finally:
+        phone.context.set_offline(False)
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    saved(phone)
+    assert urlparse(phone.url).path == urlparse(url).path  # the tap was not kept for later
+    assert stored_document(live_server, url)["players"][0]["track"] == 9
+
+
 def test_reload_right_after_typing_is_no_conflict(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
     for value in ("12", "13", "14"):

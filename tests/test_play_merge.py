@@ -198,6 +198,22 @@ def test_no_js_enregistrer_comes_back_where_the_player_was(client, app):
     assert 'id="f-players-1-ports"' in html
 
 
+def test_enregistrer_after_an_autosave_comes_back_at_the_field_it_saved(client, app):
+    """With JS, a tap on "Enregistrer" right after typing sends the change through the autosave
+    first; the submit that follows changes nothing, and names the fields just saved so the page
+    comes back at them (QA: it came back at the first step)."""
+    token = start(client, app)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    for just_saved, anchor in (('["players-1-ports"]', "#f-players-1-ports"),
+                               ('["players-0-track", "players-1-ports"]', "#f-players-1-ports"),
+                               ('["nothing-here"]', "#actions"), ("not json", "#actions"),
+                               (None, "#actions")):
+        data = page | {"action": "save"} | ({"just_saved": just_saved} if just_saved else {})
+        response = client.post(f"/g/{token}/", data=data)
+        assert response.status_code == 302
+        assert response.headers["Location"] == f"/g/{token}/{anchor}", just_saved
+
+
 def test_no_js_enter_in_a_field_saves_rather_than_adding_a_row(client, app):
     """Enter in a field submits with the form's FIRST submit button: "Enregistrer", hidden, first."""
     token = start(client, app)

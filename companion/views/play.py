@@ -359,7 +359,9 @@ def edit(token: str):
     if finishing:
         return redirect(url_for("play.results", token=token))
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
-    return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, out.changed)))
+    # the fields this phone changed: in this post, or (with JS) in the autosave just before it
+    changed = out.changed or forms.parse_list(request.form.get("just_saved")) or []
+    return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, changed)))
 
 
 @bp.post("/g/<token>/save")

@@ -372,7 +372,7 @@
   var csrf = form.querySelector("input[name=csrf_token]");
   var summaryBox = document.getElementById("error-summary");
   var key = "companion-draft:" + form.dataset.draft;
-  var SKIP = { csrf_token: 1, version: 1, base_values: 1, action: 1, add_row: 1 };
+  var SKIP = { csrf_token: 1, version: 1, base_values: 1, action: 1, add_row: 1, just_saved: 1 };
   var base = {};
   try { base = JSON.parse(baseInput.value || "{}") || {}; } catch (err) { base = {}; }
   var timer = null, inFlight = false, again = false, paused = false, conflicts = {};
@@ -748,6 +748,7 @@
         say(T("not_saved"), "bad");
       }
     }).catch(function () {
+      submitAfter = null;  // a tap that waited for this save: offline, it waits for the player to tap again
       say(T("offline"), "bad");
       timer = setTimeout(save, 10000);
     }).then(function () {
@@ -807,9 +808,23 @@
          and the submit that follows the save must not wait for it again. */
       e.preventDefault();
       submitAfter = e.submitter || true;
+      carry(Object.keys(changes(true)));
       save();
     }
   });
+
+  /* The fields a save just took before a submit: the page saved comes back at them (without this, the
+     submit itself carries no change, and the page would come back at its first step). */
+  function carry(names) {
+    var input = form.querySelector("input[name=just_saved]");
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "just_saved";
+      form.appendChild(input);
+    }
+    input.value = JSON.stringify(names);
+  }
 
   /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
   form.addEventListener("draft", function () {
