@@ -4,6 +4,7 @@ rule not met yet that must not stop the other fields from saving."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from urllib.parse import urlparse
 
@@ -14,6 +15,24 @@ from helpers import check_layout, choose, new_game, saved, second_phone, show_pl
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]
+
+
+@contextlib.contextmanager
+def behind(phone, browser, live_server):
+    """Two phones on one game, B behind: Jules's ports saved at 1, B opened, then A saves 4 (B's page
+    still shows 1). Yields (url, B's context, B's page); B is closed after."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-ports"]', "1")
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.fill('[name="players-1-ports"]', "4")
+        saved(phone)
+        yield url, context, other
+    finally:
+        context.close()
 
 
 def test_the_issue_two_phones_never_lose_an_edit(phone, browser, live_server):
@@ -107,15 +126,7 @@ def test_back_to_the_front_never_replaces_what_this_phone_typed(phone, browser, 
     """B typed Jules's ports with no network (kept on the phone) while A saved another value there:
     the page back to the front keeps B's entry (no catch-up while this phone holds changes of its
     own); the network back, B's save meets A's value as a conflict for the player to settle."""
-    url = new_game(phone, "rebirth", "scotland", NAMES)
-    show_player(phone, 1)
-    phone.fill('[name="players-1-ports"]', "1")
-    saved(phone)
-    context, other = second_phone(browser, live_server)
-    try:
-        other.goto(url)
-        phone.fill('[name="players-1-ports"]', "4")
-        saved(phone)
+    with behind(phone, browser, live_server) as (url, context, other):
         context.set_offline(True)
         show_player(other, 1)
         other.fill('[name="players-1-ports"]', "6")
@@ -131,23 +142,13 @@ def test_back_to_the_front_never_replaces_what_this_phone_typed(phone, browser, 
         expect(other.locator("#t-players-1-ports")).to_have_text("Enregistré sur l'autre appareil : 4")
         expect(other.locator('[name="players-1-ports"]')).to_have_value("6")
         assert stored_document(live_server, url)["players"][1]["ports"] == 4  # nothing settled yet
-    finally:
-        context.close()
 
 
 def test_a_conflict_on_a_step_left_behind_is_named_and_must_be_chosen(phone, browser, live_server):
     """QA: B types Jules's ports (A saved another value there) and goes straight on to Éloïse's step.
     The notice names the field for a player, with A's value, and links to it on its hidden step;
     "Voir les résultats" waits for the player's choice instead of settling it for them."""
-    url = new_game(phone, "rebirth", "scotland", NAMES)
-    show_player(phone, 1)
-    phone.fill('[name="players-1-ports"]', "1")
-    saved(phone)
-    context, other = second_phone(browser, live_server)
-    try:
-        other.goto(url)
-        phone.fill('[name="players-1-ports"]', "4")
-        saved(phone)
+    with behind(phone, browser, live_server) as (url, context, other):
         show_player(other, 1)
         other.fill('[name="players-1-ports"]', "6")
         show_player(other, 0)  # on to the next player before the save's answer
@@ -174,8 +175,6 @@ def test_a_conflict_on_a_step_left_behind_is_named_and_must_be_chosen(phone, bro
         other.get_by_role("button", name="Voir les résultats").click()
         other.wait_for_url(re.compile(r"/resultats$"))
         assert stored_document(live_server, url)["players"][1]["ports"] == 4
-    finally:
-        context.close()
 
 
 def test_the_entry_link_for_a_second_phone_is_on_the_page(phone, browser, live_server):
@@ -206,15 +205,7 @@ def test_voir_les_resultats_right_after_typing_into_a_conflict(phone, browser, l
     the autosave's delay: the whole form went, and came back as the no-JS conflict page, whose advice
     (reload) was wrong. Now the waiting change goes first; its conflict shows the choices, the tap
     is dropped (no jump to the results once the player chooses)."""
-    url = new_game(phone, "rebirth", "scotland", NAMES)
-    show_player(phone, 1)
-    phone.fill('[name="players-1-ports"]', "1")
-    saved(phone)
-    context, other = second_phone(browser, live_server)
-    try:
-        other.goto(url)
-        phone.fill('[name="players-1-ports"]', "4")
-        saved(phone)
+    with behind(phone, browser, live_server) as (url, context, other):
         show_player(other, 1)
         other.fill('[name="players-1-ports"]', "6")
         other.get_by_role("button", name="Voir les résultats").click()  # at once
@@ -227,22 +218,12 @@ def test_voir_les_resultats_right_after_typing_into_a_conflict(phone, browser, l
         other.wait_for_timeout(500)
         assert other.url == url  # the dropped tap does not come back
         assert stored_document(live_server, url)["players"][1]["ports"] == 6
-    finally:
-        context.close()
 
 
 def test_a_conflict_page_from_a_full_submit_offers_the_same_choices(phone, browser, live_server):
     """Another phone saved between this page's last autosave and a full submit: the page the server
     sends back holds the conflict; with JavaScript it offers the two buttons and the field's link."""
-    url = new_game(phone, "rebirth", "scotland", NAMES)
-    show_player(phone, 1)
-    phone.fill('[name="players-1-ports"]', "1")
-    saved(phone)
-    context, other = second_phone(browser, live_server)
-    try:
-        other.goto(url)
-        phone.fill('[name="players-1-ports"]', "4")
-        saved(phone)
+    with behind(phone, browser, live_server) as (url, context, other):
         # B's full submit with its old base, as if the autosave had answered just before A's save
         other.evaluate("""() => { const f = document.getElementById('end-state');
             f.querySelector('[name="players-1-ports"]').value = '6'; f.submit(); }""")
@@ -261,8 +242,6 @@ def test_a_conflict_page_from_a_full_submit_offers_the_same_choices(phone, brows
         expect(field).to_have_value("4")
         expect(notice).to_be_hidden()
         assert stored_document(live_server, url)["players"][1]["ports"] == 4
-    finally:
-        context.close()
 
 
 def test_a_refused_value_keeps_its_message_when_the_page_comes_back(phone, live_server):
