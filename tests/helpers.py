@@ -3,6 +3,7 @@ browser without JavaScript would post it back, and the phone layout check."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 from html.parser import HTMLParser
@@ -25,6 +26,16 @@ def create_game(client, game: str, variant: str, names, colours=None) -> str:
     response = client.post("/nouvelle", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     return re.fullmatch(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+
+
+def autosave(client, token: str, version, rows=None, **changes):
+    """A save as static/js/play.js sends it: {field: (base, mine)} (`players__0__track` for
+    `players-0-track`), and the rows this phone added (`new_rows`) when given."""
+    data = {"version": str(version), "changes": json.dumps(
+        {name.replace("__", "-"): list(pair) for name, pair in changes.items()})}
+    if rows is not None:
+        data["new_rows"] = json.dumps(rows)
+    return client.post(f"/g/{token}/save", data=data)
 
 
 def stored(app, token: str) -> GameRecord:

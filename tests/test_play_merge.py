@@ -8,7 +8,7 @@ import json
 import re
 from html import unescape
 
-from helpers import create_game, error_beside, posted, stored
+from helpers import autosave, create_game, error_beside, posted, stored
 
 NAMES = ["Éloïse", "Jules"]
 
@@ -19,12 +19,6 @@ def start(client, app) -> str:
     page |= {"players-0-castles": "2", "players-1-ports": "1", "action": "save"}
     assert client.post(f"/g/{token}/", data=page).status_code == 302
     return token
-
-
-def autosave(client, token, version, **changes):
-    data = {"version": str(version), "changes": json.dumps(
-        {name.replace("__", "-"): list(pair) for name, pair in changes.items()})}
-    return client.post(f"/g/{token}/save", data=data)
 
 
 def test_no_js_phone_b_changing_another_player_keeps_phone_a_save(client, app):

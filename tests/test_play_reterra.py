@@ -16,7 +16,7 @@ from companion.forms import screens as screens_of
 from companion.games import reterra as engine
 from companion.models import GameRecord
 from conftest import load_example
-from helpers import create_game, error_beside, posted, stored
+from helpers import autosave, create_game, error_beside, posted, stored
 
 EXAMPLE = load_example("reterra.json")
 
@@ -145,13 +145,11 @@ def test_a_tap_on_dessiner_and_back_keeps_the_counts(app, client):
     """QA: "Dessiner la communauté" tapped by mistake (or to start drawing) erased the counts typed
     before, on the server and then on the screen: the total fell to 0. An empty board replaces
     nothing; a board painted in full replaces the counts, as the contract says."""
-    import json
 
     token = create(client)
 
     def save(version, **changes):
-        answer = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(
-            {k.replace("__", "-"): list(v) for k, v in changes.items()})})
+        answer = autosave(client, token, version, **changes)
         assert answer.status_code == 200, answer.get_data(as_text=True)
         return answer.json
 
@@ -309,22 +307,19 @@ def test_two_phones_adding_a_card_at_once_keep_each_count_with_its_card(app, cli
     """QA: A adds the card "Puits"; B, at the same moment, adds "Forge" at the same row and gives
     Maëlle 3 of them. B's card goes to the next row, and its count goes with it: before, the count
     stayed at the old row, on A's card, and nobody was told."""
-    import json
 
     token = create(client)
 
-    def save(version, rows, **changes):
-        return client.post(f"/g/{token}/save", data={"version": str(version), "new_rows": json.dumps(rows),
-                                                     "changes": json.dumps({k.replace("__", "-"): list(v)
-                                                                            for k, v in changes.items()})})
-
-    first = save(1, ["buildings-0"], buildings__0__name=("", "Ferme"), buildings__0__points=("", "3"))
+    first = autosave(client, token, 1, ["buildings-0"],
+                     buildings__0__name=("", "Ferme"), buildings__0__points=("", "3"))
     assert first.status_code == 200
     base = first.json["version"]
-    a = save(base, ["buildings-1"], buildings__1__name=("", "Puits"), buildings__1__points=("", "2"))
+    a = autosave(client, token, base, ["buildings-1"],
+                 buildings__1__name=("", "Puits"), buildings__1__points=("", "2"))
     assert a.status_code == 200
-    b = save(base, ["buildings-1"], buildings__1__name=("", "Forge"), buildings__1__points=("", "4"),
-             players__0__built__1=("", "3"))
+    b = autosave(client, token, base, ["buildings-1"],
+                 buildings__1__name=("", "Forge"), buildings__1__points=("", "4"),
+                 players__0__built__1=("", "3"))
     assert b.status_code == 200, b.get_data(as_text=True)
     assert b.json["moved"] == {"buildings-1": "buildings-2", "players-0-built-1": "players-0-built-2"}
     doc = stored(app, token).document
@@ -337,19 +332,14 @@ def test_two_phones_adding_a_card_at_once_keep_each_count_with_its_card(app, cli
 def test_a_conflict_on_a_building_count_names_the_card(app, client):
     """QA: a conflict on a count read "Maëlle · Built · Built 2" (an English field name, a row
     number); it is named by its card, in the reader's language."""
-    import json
 
     token = create(client)
 
-    def save(version, **changes):
-        return client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(
-            {k.replace("__", "-"): list(v) for k, v in changes.items()})})
-
-    first = save(1, buildings__0__name=("", "Forge"), buildings__0__points=("", "3"),
+    first = autosave(client, token, 1, buildings__0__name=("", "Forge"), buildings__0__points=("", "3"),
                  players__0__built__0=("", "1"))
     assert first.status_code == 200
-    assert save(first.json["version"], players__0__built__0=("1", "2")).status_code == 200
-    late = save(first.json["version"], players__0__built__0=("1", "3"))
+    assert autosave(client, token, first.json["version"], players__0__built__0=("1", "2")).status_code == 200
+    late = autosave(client, token, first.json["version"], players__0__built__0=("1", "3"))
     assert late.status_code == 409
     assert late.json["fields"] == [["players-0-built-0", "Maëlle · Forge", "2"]]
 

@@ -802,40 +802,36 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     return Checked(None if blocking else doc, errors, general, result)
 
 
+def _placed(screens_: Screens, problems, paths: Mapping[str, str]) -> tuple[dict[str, list[str]], list[str]]:
+    """The engine's problems as the page words them, each beside the field of its path, and those
+    with no field at all."""
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    for problem in problems:
+        name = field_for(problem.path, paths)
+        bucket = general if name is None else errors.setdefault(name, [])
+        message = screens_.say(problem.message)
+        if message not in bucket:
+            bucket.append(message)
+    return errors, general
+
+
 def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:
     """The engine's messages about a stored document, beside their fields (a draft's rules not
     met yet, shown again when the page is reopened)."""
-    try:
-        games.score(document)
+    problems = games.validate(document)
+    if not problems:
         return {}
-    except games.InvalidDocument as exc:
-        problems = exc.problems
     _, paths = screens_.to_document(document, form)
-    errors: dict[str, list[str]] = {}
-    for problem in problems:
-        name = field_for(problem.path, paths)
-        message = screens_.say(problem.message)
-        if name is not None and message not in errors.get(name, []):
-            errors.setdefault(name, []).append(message)
-    return errors
+    return _placed(screens_, problems, paths)[0]
 
 
 def stored_problems(screens_: Screens, view: Stored) -> tuple[dict[str, list[str]], list[str]]:
     """The engine's messages about a stored document (a draft's rules not met yet), read from its
-    `Stored` view (no form built): each beside its field, and those with no field of their own, as
-    a save's answer gives them."""
-    try:
-        games.score(view.document)
-        return {}, []
-    except games.InvalidDocument as exc:
-        problems = exc.problems
-    errors: dict[str, list[str]] = {}
-    general: list[str] = []
-    for problem in problems:
-        name = field_for(problem.path, view.paths)
-        bucket = general if name is None or name == "players" else errors.setdefault(name, [])
-        if screens_.say(problem.message) not in bucket:
-            bucket.append(screens_.say(problem.message))
+    `Stored` view (no form built): each beside its field, and those with no field of their own
+    (the seat list has no message slot), as a save's answer gives them."""
+    errors, general = _placed(screens_, games.validate(view.document), view.paths)
+    general += [m for m in errors.pop("players", []) if m not in general]
     return errors, general
 
 

@@ -705,8 +705,8 @@
                                    function () { return [response.status, null]; });
     }).then(function (res) {
       var status = res[0], data = res[1];
-      if (status === 200 && data && data.ok) refused = false;
       if (status === 200 && data && data.ok) steady(function () {
+        refused = false;
         /* A row of ours put after the other phone's (both added one at the same place): its old place
            shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
         Object.keys(data.moved || {}).forEach(function (old) {
