@@ -1,14 +1,14 @@
-# The two commands a new user needs: `make run` (serve on http://127.0.0.1:5000) and `make test`.
+# The two commands a new user needs: `make run` (serve the table's phones on port 5000) and `make test`.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-HOST   ?= 127.0.0.1
+HOST   ?= 0.0.0.0
 PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run test install db system-deps chromium postgresql lint bench load clean translations messages
+.PHONY: run dev test install db system-deps chromium zbar postgresql lint bench load clean translations messages
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -51,17 +51,29 @@ chromium:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; \
 	fi
 
+# zbarimg decodes the QR codes the pages draw, in the browser tests (Debian's zbar-tools).
+zbar:
+	@if ! command -v zbarimg >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq zbar-tools; \
+	fi
+
 # Database schema through migrations, so a stored game survives upgrades.
 db: install
 	$(BIN)/flask db upgrade
 
+# gunicorn (gunicorn.conf.py) on every interface: prints the address the phones open and its QR code.
+# `HOST=127.0.0.1 make run` keeps it to this machine; a busy PORT moves to the next free one.
 run: db
-	$(BIN)/flask run --host $(HOST) --port $(PORT)
+	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
+
+# Flask's development server with its reloader and debugger: never for a table or a club.
+dev: db
+	$(BIN)/python -m companion.serve --dev --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
 
-test: install chromium postgresql lint
+test: install chromium zbar postgresql lint
 	$(BIN)/python -m pytest
 
 bench: install

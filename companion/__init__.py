@@ -34,7 +34,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, i18n_web, limits, logmask, security, sqlite
+    from . import api, compress, errors, i18n_web, limits, links, logmask, security, sqlite
     from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
@@ -48,6 +48,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     security.init_app(app)
     compress.init_app(app)
     errors.init_app(app)
+    links.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy
     from .views import exchange, home, play, sheets, stats, tools

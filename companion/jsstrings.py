@@ -20,6 +20,7 @@ STRINGS = {
     "plus": N_("Plus un"),
     "remove_row": N_("Retirer cette ligne"),
     "copied": N_("Copié ✓"),
+    "selected": N_("Sélectionné"),
     "next_player": N_("Joueur suivant"),
     "next_step": N_("Étape suivante"),
     "theirs": N_("Enregistré sur l'autre appareil : "),

@@ -60,4 +60,8 @@ def from_env(instance_path: str) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
         "PREFERRED_URL_SCHEME": os.environ.get("PREFERRED_URL_SCHEME", "http"),
+        # Links for another phone (companion.links): the address phones use, when a proxy is in
+        # front (wins over everything); else the network address `make run` found at start.
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", "").strip(),
+        "LAN_ADDRESS": os.environ.get("COMPANION_LAN_ADDRESS", "").strip(),
     }

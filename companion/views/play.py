@@ -28,7 +28,7 @@ from flask import (
 )
 from markupsafe import Markup
 
-from .. import bgstats, forms, games, store
+from .. import bgstats, forms, games, links, store
 from ..extensions import db
 from ..forms.html import FieldHtml
 from ..games import i18n
@@ -493,7 +493,7 @@ def results(token: str):
     if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
-    share = url_for("play.view", token=record.view_token, _external=True)
+    share = links.phone_url("play.view", token=record.view_token)
     return render_template("play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
                            share_url=share)
 

@@ -201,15 +201,6 @@
     });
   });
 
-  $all("[data-copy]").forEach(function (btn) {
-    if (!navigator.clipboard) return;
-    btn.hidden = false;
-    btn.addEventListener("click", function () {
-      var input = document.getElementById(btn.dataset.copy);
-      navigator.clipboard.writeText(input.value).then(function () { btn.textContent = T("copied"); });
-    });
-  });
-
   /* ---------------------------------------------------------------- Enter key
 
      Enter moves to the next field to type in (a phone keyboard's "suivant"), never submits halfway
