@@ -66,9 +66,11 @@ db: install
 run: db
 	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
 
-# Flask's development server with its reloader and debugger: never for a table or a club.
+# Flask's development server with its reloader and debugger: never for a table or a club, so it
+# stays on this machine unless HOST is given.
 dev: db
-	$(BIN)/python -m companion.serve --dev --host $(HOST) --port $(PORT)
+	$(BIN)/python -m companion.serve --dev --port $(PORT) \
+	  --host $(if $(filter command line environment,$(origin HOST)),$(HOST),127.0.0.1)
 
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
