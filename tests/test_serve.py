@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games import i18n
+from companion.lan import Interface
+from companion.serve import addresses_for, banner
 from qrdecode import decode, terminal_to_png
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,6 +86,39 @@ def served(tmp_path):
         server.stop()
 
 
+def qr_block(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if QR_LINE.match(line))
+
+
+def test_the_banner_names_every_address_and_draws_the_first(tmp_path):
+    phones = [Interface("wlan0", "192.168.1.20"), Interface("eth0", "10.0.0.5")]
+    text = banner("0.0.0.0", 5000, phones)
+    assert re.search(r"^  http://192\.168\.1\.20:5000 +\(wlan0\)$", text, flags=re.M)
+    assert re.search(r"^  http://10\.0\.0\.5:5000 +\(eth0\)$", text, flags=re.M)
+    assert decode(terminal_to_png(qr_block(text), tmp_path / "qr.png")) == ["http://192.168.1.20:5000"]
+    assert "Sur cette machine : http://127.0.0.1:5000" in text
+
+
+def test_the_banner_with_one_address_needs_no_label_and_with_none_says_so():
+    one = banner("0.0.0.0", 5000, [Interface("wlan0", "192.168.1.20")])
+    assert "  http://192.168.1.20:5000\n" in one and "(wlan0)" not in one
+    none = banner("0.0.0.0", 5000, [])
+    assert "Aucune adresse réseau trouvée" in none and not qr_block(none)
+
+
+def test_the_banner_in_english():
+    with i18n.using("en"):
+        text = banner("0.0.0.0", 5000, [Interface("wlan0", "192.168.1.20")])
+    assert "On the table's phones" in text and "Ctrl+C to stop." in text
+
+
+def test_addresses_for_each_kind_of_host():
+    found = lambda: [Interface("lo", "127.0.0.1"), Interface("wlan0", "192.168.1.20")]  # noqa: E731
+    assert addresses_for("0.0.0.0", found) == [Interface("wlan0", "192.168.1.20")]
+    assert addresses_for("127.0.0.1", found) == []
+    assert addresses_for("192.168.1.20", found) == [Interface("", "192.168.1.20")]
+
+
 def test_make_run_serves_the_room_and_prints_the_address_as_a_qr_code(served, tmp_path):
     port = free_port()
     server = served(PORT=str(port))
@@ -91,7 +127,7 @@ def test_make_run_serves_the_room_and_prints_the_address_as_a_qr_code(served, tm
     assert get(f"http://127.0.0.1:{port}/") == 200
     assert f"Sur cette machine : http://127.0.0.1:{port}" in server.text
     urls = re.findall(rf"^\s+(http://[\d.]+:{port})\b", server.text, flags=re.M)
-    block = "\n".join(line for line in server.lines if QR_LINE.match(line))
+    block = qr_block(server.text)
     if urls:  # a machine with a network: the first address, drawn as a code a phone can read
         assert not any(u.startswith("http://127.") for u in urls)
         assert block, server.text
