@@ -28,7 +28,7 @@ from pathlib import Path
 from companion import games
 
 CHROMIUM = "/usr/bin/chromium"
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"  # the contract's examples, copied in
 SCREEN = 844
 BEFORE = {"scotland": (41, 11_000), "ireland": (92, 17_000), "reterra": (97, 9_100), "revive": (94, 13_400),
           "abyss": (78, 11_100)}
@@ -74,7 +74,7 @@ def ireland() -> dict:
 
 
 def reterra() -> dict:
-    """Reterra, 4 players: three count their community, one paints it (shared/examples/reterra.json's
+    """Reterra, 4 players: three count their community, one paints it (tests/fixtures/reterra.json's
     board), 2 building cards."""
     example = json.loads((EXAMPLES / "reterra.json").read_text(encoding="utf-8"))
     grid = example["players"][1]["grid"]

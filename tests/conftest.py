@@ -21,19 +21,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("companion")
 
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "examples"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
 def load_example(name: str) -> dict:
-    """A hand-checked example document (shared/examples, copied into tests/fixtures)."""
-    for folder in (FIXTURES, EXAMPLES):
-        path = folder / name
-        if path.exists():
-            return json.loads(path.read_text(encoding="utf-8"))
-    raise FileNotFoundError(name)
+    """A hand-checked example document (docs/contract.md's examples, kept in tests/fixtures)."""
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
 def make_app(tmp_path: Path, **overrides):

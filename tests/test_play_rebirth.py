@@ -17,7 +17,7 @@ from helpers import create_game, error_beside, posted, stored
 
 SCOTLAND = load_example("rebirth-scotland.json")
 
-# An Irlande game of three, checked by hand against the rules (shared/rules/rebirth.fr.md):
+# An Irlande game of three, checked by hand against the rules (docs/rules/rebirth.fr.md):
 #   Aoife: track 40 + farms (3 → 6, energy 2 → 3 and 1 → 1) 10 + 4-space city 13 (influence 4 against
 #          Brian's 3, two players: 8 + 5) + 2 sea exploitations + public missions 6 × 2 + 3 = 15
 #          + tower 13 + incomplete city 1 (her 1-icon tile) + 1 castle 5 + privatised mission 8 = 107

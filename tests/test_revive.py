@@ -42,7 +42,7 @@ EMPTY3 = [{"count": 0, "points": 0}] * 3
 def test_shared_example_totals_and_breakdown():
     result = games.score(load_example("revive-abyss.json"))
     assert [(p.name, p.total) for p in result.players] == [("Maëlle", 94), ("Yanis", 83)]
-    # Breakdown values in contract key order, as written in shared/examples/README.md.
+    # Breakdown values in contract key order, as written in docs/contract.md (the examples).
     assert [line.points for line in result.player("Maëlle").breakdown] == [38, 6, 8, 5, 4, 1, 0, 23, 9]
     assert [line.points for line in result.player("Yanis").breakdown] == [55, 9, 4, 0, 2, 1, 0, 8, 4]
     assert [(p.place, p.players) for p in result.ranking] == [(1, ["Maëlle"]), (2, ["Yanis"])]

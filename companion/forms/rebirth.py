@@ -1,8 +1,8 @@
 """Rebirth's screens: one player's end state, and the table's cities and tie-breaking castles.
 
-Field names are the contract keys (shared/CONTRACT.md, Rebirth); bounds come from the engine
+Field names are the contract keys (docs/contract.md, Rebirth); bounds come from the engine
 (`companion/games/rebirth.py`) so the form and the engine never disagree. The hints quote the rules
-(shared/rules/rebirth.fr.md) and say what to count in a few words.
+(docs/rules/rebirth.fr.md) and say what to count in a few words.
 
 Two things do not map one to one, and the hooks translate them:
 

@@ -1,6 +1,6 @@
 """Reterra's screens: the building cards in play, and each player's community, counted or drawn.
 
-Field names are the contract keys (shared/CONTRACT.md, Reterra) where the contract has a flat value;
+Field names are the contract keys (docs/contract.md, Reterra) where the contract has a flat value;
 bounds come from the engine (`companion/games/reterra.py`), so the form and the engine never disagree.
 Three things do not map one to one, and the hooks below translate them:
 

@@ -1,7 +1,7 @@
 """Revive's screens: one player's end state, and the artifact card shared by the table or not.
 
-Field names are the contract keys (shared/CONTRACT.md, Revive); bounds come from the engine so the
-form and the engine never disagree. The hints quote the rules (shared/rules/revive.fr.md).
+Field names are the contract keys (docs/contract.md, Revive); bounds come from the engine so the
+form and the engine never disagree. The hints quote the rules (docs/rules/revive.fr.md).
 
 The contract keeps an `artifact_card` per player: three lines of {count, points}. At most tables
 one card is shared, so by default the card's points per line are typed once (`card`, table level)

@@ -1,6 +1,6 @@
 """Rebirth (Reiner Knizia): scoring and tie-breaks for the Écosse and Irlande maps.
 
-Rules: shared/rules/rebirth.fr.md, read with rulings R1-R11 (docs/rulings.md).
+Rules: docs/rules/rebirth.fr.md, read with rulings R1-R11 (docs/rulings.md).
 
 The document gives each player's in-game points either as the board's track, or itemised
 (farm groups, ports, public missions, towers), or both (R1: they add up), plus the end-game

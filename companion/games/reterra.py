@@ -1,6 +1,6 @@
 """Reterra: scoring of each player's 4×4 community, from counts or from the whole grid.
 
-Rules: shared/rules/reterra.fr.md, read with rulings T1-T6 (docs/rulings.md).
+Rules: docs/rules/reterra.fr.md, read with rulings T1-T6 (docs/rulings.md).
 
 Two ways to enter a player, because tables differ: counts mode (the table counted on the board:
 `segments`, `energy_sources`, `relics`, `junk`, `inhabitants`) or grid mode (`grid`: the 8×8 squares,

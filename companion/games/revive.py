@@ -1,6 +1,6 @@
 """Revive, with its expansion Call of the Abyss: end-game scoring and tie-breaks.
 
-Rules: shared/rules/revive.fr.md, read with rulings V1-V6 (docs/rulings.md).
+Rules: docs/rules/revive.fr.md, read with rulings V1-V6 (docs/rulings.md).
 The document gives what each player reads off the table at the end; this module
 checks it against the contract and adds up the categories of V1.
 """
