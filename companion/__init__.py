@@ -34,7 +34,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, i18n_web, limits, links, logmask, security, sqlite
+    from . import api, compress, errors, i18n_web, limits, links, logmask, security, sqlite, static_cache
     from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
@@ -46,6 +46,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     security.init_app(app)
+    static_cache.init_app(app)
     compress.init_app(app)
     errors.init_app(app)
     links.init_app(app)

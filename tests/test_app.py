@@ -85,7 +85,7 @@ def test_404_page_in_french_in_the_app_look(client):
     page = client.get("/nulle-part")
     assert page.status_code == 404
     html = page.get_data(as_text=True)
-    assert "Page introuvable" in html and 'href="/static/css/app.css"' in html
+    assert "Page introuvable" in html and re.search(r'href="/static/css/app.css\?v=[0-9a-f]{12}"', html)
 
 
 def test_413_page(tmp_path):
