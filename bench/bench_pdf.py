@@ -55,7 +55,7 @@ def main() -> list[dict]:
         print(f"{label} : {1000 / rate:.0f} ms par feuille, {size / 1024:.0f} Kio ; "
               f"page minimale : {1000 / floor:.0f} ms")
         results.append(report(f"feuille PDF ({label})", rate, "page WeasyPrint minimale", floor))
-    pad = per_second(lambda: pdf._pad.__wrapped__("rebirth", "ireland"), seconds=2.0)
+    pad = per_second(lambda: pdf._pad.__wrapped__("rebirth", "ireland", "fr"), seconds=2.0)
     print(f"feuille vierge Rebirth Irlande : {1000 / pad:.0f} ms")
     results.append(report("feuille vierge (Rebirth Irlande)", pad, "page WeasyPrint minimale", floor))
     return results

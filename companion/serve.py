@@ -3,9 +3,9 @@
 `python -m companion.serve [--host H] [--port P] [--dev] [--lang en]`
 
 The tested production server (gunicorn with gunicorn.conf.py, never debug), on every interface
-unless `--host` (HOST in the Makefile) keeps it to one. Once it listens, the terminal says which
-address the phones open (this machine's network address, every one labelled when there are
-several) and draws it as a QR code. A busy port is said in one line and the next free one taken.
+unless `--host` (HOST in the Makefile) keeps it to one. Once a worker is ready to answer, the
+terminal says which address the phones open (this machine's network address, every one labelled
+when there are several) and draws it as a QR code. A busy port is said in one line and the next free one taken.
 The address found is handed to the app (COMPANION_LAN_ADDRESS), so that a page opened on this
 machine at 127.0.0.1 still gives links and QR codes the phones can open (companion.links).
 
@@ -20,6 +20,7 @@ import ipaddress
 import os
 import socket
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -98,17 +99,25 @@ def _gunicorn(host: str, port: int, text: str) -> None:
     """gunicorn with gunicorn.conf.py (the tested setup), quiet but for the banner and errors."""
     from gunicorn.app.wsgiapp import WSGIApplication
 
+    flag = Path(tempfile.mkdtemp(prefix="companion-serve-")) / "announced"
+
     class TableServer(WSGIApplication):
         def load_config(self) -> None:
             super().load_config()
-            earlier = self.cfg.when_ready
+            earlier = self.cfg.post_worker_init
 
-            def when_ready(server) -> None:
-                earlier(server)
+            def post_worker_init(worker) -> None:
+                """Ready means a worker that has loaded the app (and warmed WeasyPrint) is about to
+                take requests: the first one to get here prints the banner, once."""
+                earlier(worker)
+                try:
+                    os.close(os.open(flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                except FileExistsError:
+                    return
                 sys.stdout.write(text)
                 sys.stdout.flush()
 
-            self.cfg.set("when_ready", when_ready)
+            self.cfg.set("post_worker_init", post_worker_init)
             if "GUNICORN_ACCESS_LOG" not in os.environ:  # a line per autosave would scroll the code away
                 self.cfg.set("accesslog", None)
             if "GUNICORN_LOG_LEVEL" not in os.environ:
