@@ -172,7 +172,7 @@ def test_results_page_draws_the_category_mix_from_the_pad(app, client):
                 name = games.GAMES["reterra"].category(line.key).label
                 assert f"{name} {games.core.points_text(line.points)}" in said
     assert "<script>alert" not in figure
-    assert 'href="/static/css/charts.css"' in html
+    assert 'href="/static/css/charts.css?v=' in html
 
 
 # ------------------------------------------------------------------ pure parts
