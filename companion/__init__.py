@@ -34,7 +34,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, i18n_web, limits, logmask, security, sqlite
+    from . import api, compress, errors, formkeys, i18n_web, limits, logmask, security, sqlite
     from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
@@ -45,6 +45,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     sqlite.init_app(app, db)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
+    formkeys.init_app(app)  # after CSRF: a forged post is refused as such
     security.init_app(app)
     compress.init_app(app)
     errors.init_app(app)

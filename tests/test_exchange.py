@@ -225,10 +225,10 @@ def test_upload_limit_and_missing_file(client):
     response = client.post("/parties/importer", data={}, content_type="multipart/form-data")
     assert response.status_code == 422
     assert "choisissez le fichier .json" in response.get_data(as_text=True)
-    big = b'{"format": "companion-export", "version": 1, "games": [' + b" " * (9 * 1024 * 1024) + b"]}"
+    big = b'{"format": "companion-export", "version": 1, "games": [' + b" " * (16 * 1024 * 1024) + b"]}"
     response = upload(client, big)
     assert response.status_code == 413
-    assert "fichier trop gros (8 Mo au plus)" in response.get_data(as_text=True)
+    assert "fichier trop gros (16 Mo au plus)" in response.get_data(as_text=True)
 
 
 def test_import_form_requires_csrf(tmp_path):
