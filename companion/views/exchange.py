@@ -61,10 +61,9 @@ def restore():
     if len(data) > _limit():
         return _too_big()
     try:
-        incoming = exchange.parse(data)
+        outcome = exchange.restore(exchange.parse(data), store.device_id())
     except exchange.Refused as refused:
         return _refused(refused.problems)
-    outcome = exchange.restore(incoming, store.device_id())
     flash(said(outcome), "success")
     return redirect(url_for("play.history"))
 
@@ -75,7 +74,7 @@ def _refused(problems, status: int = 422):
 
 def said(outcome: exchange.Outcome) -> str:
     """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
-    added, present, shared = len(outcome.added), len(outcome.present), outcome.shared
+    added, present = len(outcome.added), len(outcome.present)
     # Nothing new but games already here: say so in words, not "0 partie restaurée".
     parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added) if added or not present
              else _("Aucune nouvelle partie")]
@@ -83,8 +82,4 @@ def said(outcome: exchange.Outcome) -> str:
         parts.append(_("{present} déjà présente sur ce serveur, laissée telle quelle", present=present)
                      if present == 1 else
                      _("{present} déjà présentes sur ce serveur, laissées telles quelles", present=present))
-    if shared:
-        parts.append(_("{shared} ajoutée à cet appareil en lecture seule", shared=shared) if shared == 1
-                     else
-                     _("{shared} ajoutées à cet appareil en lecture seule", shared=shared))
     return " ; ".join(parts) + "."
