@@ -108,6 +108,19 @@ def test_pages_that_read_still_answer_when_the_history_entry_has_no_room(full, c
     assert entries(app, device) == [draft.id]
 
 
+def test_the_statistics_page_is_drawn_when_its_summaries_have_no_room(full, caplog):
+    app, _, filler = full
+    caplog.set_level(logging.WARNING)
+    page = app.owner.get("/statistiques")
+    assert page.status_code == 200 and "1 partie terminée sur cet appareil" in page.get_data(as_text=True)
+    assert any("statistics summaries not kept (disk full)" in r.getMessage() for r in caplog.records)
+    filler.unlink()
+    assert app.owner.get("/statistiques").status_code == 200
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)
+                                 .where(GameRecord.summary.is_not(None))) == 1  # kept once there is room
+
+
 def test_the_disk_full_helper_knows_each_database_and_file_error(full):
     app, (_, draft), _ = full
     with app.app_context():
