@@ -10,6 +10,8 @@ view (or the merge) reads it, so nothing is stored; `bad_name` is the one rule.
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask, abort, make_response, request
 
 from . import jsonio
@@ -23,9 +25,15 @@ NAMED_LISTS = ("new_rows", "just_saved")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
+# An ASCII name's part made of more digits than an index has (a whole part: between "-" or the ends).
+_LONG_INDEX = re.compile(rf"(?<![^-])[0-9]{{{MAX_INDEX_DIGITS + 1},}}(?![^-])")
+
+
 def bad_name(name: str) -> bool:
     """True when a part of `name` (between "-") is a number no row index can be: digits other than
     ASCII ("²", "٣") or more than MAX_INDEX_DIGITS of them."""
+    if name.isascii():  # the names the pages post: one regular expression, no split
+        return _LONG_INDEX.search(name) is not None
     return any(part.isdigit() and not (part.isascii() and len(part) <= MAX_INDEX_DIGITS)
                for part in name.split("-"))
 

@@ -163,6 +163,17 @@ def test_a_multipart_post_without_its_boundary_is_not_a_500(app, client, url):
     assert snapshot(app) == []
 
 
+@pytest.mark.parametrize(("name", "bad"), [
+    ("players-0-great_locations-²", True), ("players-0-great_locations-" + "1" * 5000, True),
+    ("colour_names-٣", True), ("players-１-name", True), ("players-0-cities-1234-size", True),
+    ("1234", True), ("players-0-cities-999-size", False), ("players-0-name", False), ("x1234", False),
+    ("players-0-a1234", False), ("é-12", False), ("", False), ("-", False)])
+def test_the_one_rule_for_a_row_index_in_a_field_name(name, bad):
+    from companion.formkeys import bad_name
+
+    assert bad_name(name) is bad
+
+
 # ------------------------------------------------------------------ the fuzz
 
 HOSTILE_INDEXES = ["²", "٣", "¹⁰", "1" * 5000, "9" * 40, "0" * 4, "１"]
