@@ -12,10 +12,30 @@ from __future__ import annotations
 import io
 import json
 import re
+import secrets
 import time
+from pathlib import Path
 
 from bench.bench_pages import bench_app
 from bench.common import json_floor, per_second, report
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+COLOURS = ["#c8372d", "#2f6fb3", "#e0b422", "#3d8b4f"]
+
+
+def club_export(n: int = 5000) -> dict:
+    """A club's export of `n` scored games of the three games (the shared example documents)."""
+    docs = [json.loads((EXAMPLES / f).read_text(encoding="utf-8"))
+            for f in ("rebirth-scotland.json", "reterra.json", "revive-abyss.json")]
+    return {"format": "companion-export", "version": 1, "exported_at": "2026-11-25T20:00:00Z", "games": [
+        {"id": secrets.token_hex(16), "status": "scored", "created_at": f"2026-01-01T20:{i % 60:02d}:00Z",
+         "updated_at": "2026-01-02T20:00:00Z", "colours": COLOURS[:len(docs[i % 3]["players"])],
+         "document": docs[i % 3]} for i in range(n)]}
+
+
+def text_of(data: dict) -> bytes:
+    """The file as a phone would hold it (pretty-printed: 5,000 games are then 10.6 MB)."""
+    return json.dumps(data, ensure_ascii=False, indent=2).encode()
 
 
 def restore_once(text: bytes) -> float:
@@ -35,12 +55,6 @@ def restore_once(text: bytes) -> float:
 
 
 def main() -> list[dict]:
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from test_restore_large import club_export, text_of
-
     from companion import exchange
 
     text = text_of(club_export())

@@ -5,9 +5,7 @@ limit is one setting (UPLOAD_MAX_BYTES), said on the page."""
 from __future__ import annotations
 
 import io
-import json
 import re
-import secrets
 from html import unescape
 
 import pytest
@@ -15,24 +13,10 @@ import sqlalchemy as sa
 from played import device_of
 from playwright.sync_api import expect
 
+from bench.bench_restore import club_export, text_of
 from companion.extensions import db
 from companion.models import DeviceGame, GameRecord
-from conftest import load_example, make_app
-
-DOCS = [load_example(n) for n in ("rebirth-scotland.json", "reterra.json", "revive-abyss.json")]
-COLOURS = ["#c8372d", "#2f6fb3", "#e0b422", "#3d8b4f"]
-
-
-def club_export(n: int = 5000) -> dict:
-    """A club's export of `n` scored games of the three games (real example documents)."""
-    return {"format": "companion-export", "version": 1, "exported_at": "2026-11-25T20:00:00Z", "games": [
-        {"id": secrets.token_hex(16), "status": "scored", "created_at": f"2026-01-01T20:{i % 60:02d}:00Z",
-         "updated_at": "2026-01-02T20:00:00Z", "colours": COLOURS[:len(DOCS[i % 3]["players"])],
-         "document": DOCS[i % 3]} for i in range(n)]}
-
-
-def text_of(data: dict) -> bytes:
-    return json.dumps(data, ensure_ascii=False, indent=2).encode()  # as a pretty-printed file
+from conftest import make_app
 
 
 def csrf_phone(app):
