@@ -1198,6 +1198,6 @@ def new_game_form(max_players: int) -> type[FlaskForm]:
         "players": Seats(FormField(PlayerRow), max_players),
         # the table's own names for a game's colours (Revive), asked once; unused by other games
         "colour_names": Names(StringField(render_kw={"autocomplete": "off", "maxlength": 20,
-                                                         "enterkeyhint": "next"}),
-                                  min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
+                                                     "enterkeyhint": "next"}),
+                              min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
     })
