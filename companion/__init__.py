@@ -34,7 +34,19 @@ def create_app(config: Mapping | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
 
-    from . import api, compress, errors, i18n_web, limits, links, logmask, security, sqlite, static_cache
+    from . import (
+        api,
+        compress,
+        errors,
+        formkeys,
+        i18n_web,
+        limits,
+        links,
+        logmask,
+        security,
+        sqlite,
+        static_cache,
+    )
     from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
@@ -45,6 +57,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     sqlite.init_app(app, db)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
+    formkeys.init_app(app)  # after CSRF: a forged post is refused as such
     security.init_app(app)
     static_cache.init_app(app)
     compress.init_app(app)

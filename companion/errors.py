@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import BadHost, HTTPException, InternalServerError
 
 from .games.i18n import N_, _, tr
 
@@ -31,8 +32,11 @@ def wants_json() -> bool:
 def error_response(status: int, message: str | None = None, problems: list[dict] | None = None):
     pair = MESSAGES.get(status, MESSAGES[500] if status >= 500 else MESSAGES[400])
     title, default = tr(pair[0]), tr(pair[1])
-
-
+    if request_ctx.url_adapter is None:
+        # The Host header names no host a URL can be built for (a label over 63 characters, "a..b"):
+        # the page's links are built for a placeholder host (they are relative: it never shows).
+        request_ctx.url_adapter = current_app.url_map.bind(
+            "invalid", script_name=request.script_root or None, url_scheme=request.scheme)
     if wants_json():
         body = {"errors": problems or [{"path": "document", "message": message or default}]}
         return jsonify(body), status
@@ -45,6 +49,9 @@ def handle_http(exc: HTTPException):
     if isinstance(exc, CSRFError):
         return error_response(400, _("Le formulaire a expiré ou vient d'un autre site : rechargez la "
                                      "page et recommencez. Rien n'a été enregistré."))
+    if isinstance(exc, BadHost):
+        return error_response(400, _("L'adresse du site demandée (l'en-tête Host) n'est pas un nom d'hôte "
+                                     "valide."))
     return error_response(status)
 
 
@@ -52,8 +59,6 @@ def handle_unexpected(exc: Exception):
     if isinstance(exc, HTTPException):
         return handle_http(exc)
     # Logged with its traceback by Flask's logger; the user sees the 500 page.
-    from flask import current_app
-
     current_app.logger.exception("Unhandled error", exc_info=exc)
 
     return error_response(500)

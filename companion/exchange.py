@@ -8,10 +8,12 @@ The JSON file holds the contract documents as stored, with what the app keeps be
 
 `id` is the game's uid (models.GameRecord.uid), kept by an import: restoring a file twice, or on the
 server the games came from, never duplicates a game. A game already present is left as it is (never
-overwritten); a device importing it only gains read access to it, never the edit link, since the file
-proves no more than the read-only link would. Every document is validated the way the app stores
-one (`check_document`), and a file with any problem changes nothing: every problem is reported with
-its path (`games[2].document.players[0].castles: …`).
+overwritten), and a uid opens nothing (docs/rulings.md): a file naming a game already on the server
+is restored only by a device that already has that game in its list (or by the CLI without a device,
+which grants nothing); for any other device it is refused with the game's path, whatever its document
+(a CSV row holds the uid, and the whole document of a game just started). Every document is
+validated the way the app stores one (`check_document`), and a file with any problem changes
+nothing: every problem is reported with its path (`games[2].document.players[0].castles: …`).
 
 CSV: one row per player and game; `check_csv_cell` neutralises cells a spreadsheet would run as a
 formula (a name starting with = + - @).
@@ -163,13 +165,13 @@ class Incoming:
     updated_at: datetime
     colours: list[str]
     document: dict
+    path: str = "games"  # where it is in the file (games[3]), for a refusal
 
 
 @dataclass
 class Outcome:
     added: list[GameRecord] = field(default_factory=list)
     present: list[GameRecord] = field(default_factory=list)  # already on this server: left as they are
-    shared: int = 0  # of those, how many this device did not have yet (now readable)
 
 
 class Refused(Exception):
@@ -270,7 +272,7 @@ def _game(item: object, path: str, add) -> Incoming | None:
                 before(Problem(join(join(path, "colours"), j), _("couleur attendue au format #rrggbb")))
     if before.count:
         return None
-    return Incoming(uid, status, created, updated, [c.lower() for c in colours], document)
+    return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path)
 
 
 class _Count:
@@ -298,9 +300,9 @@ def _when(value: object, path: str, add, *, required: bool) -> datetime | None:
 
 
 def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
-    """Store the games not already present, in one transaction; put every game of the file in
-    `device`'s history (new games with edit access, games already present read-only unless this
-    device could already edit them)."""
+    """Store the games not already present, in one transaction, the new ones in `device`'s history
+    with edit access. Refused (nothing written) when the file names a game already on this server
+    that `device` does not have: a uid grants nothing."""
     outcome = Outcome()
     uids = [g.uid for g in incoming]
     existing = {}
@@ -308,18 +310,22 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
         chunk = uids[start:start + 500]
         found = db.session.scalars(sa.select(GameRecord).where(GameRecord.uid.in_(chunk)))
         existing.update({r.uid: r for r in found})
-    mine = set()
     if device is not None and existing:
-        mine = set(db.session.scalars(sa.select(DeviceGame.game_id).where(
-            DeviceGame.device == device, DeviceGame.game_id.in_([r.id for r in existing.values()]))))
+        ids = [r.id for r in existing.values()]
+        mine = set()
+        for start in range(0, len(ids), 500):
+            mine.update(db.session.scalars(sa.select(DeviceGame.game_id).where(
+                DeviceGame.device == device, DeviceGame.game_id.in_(ids[start:start + 500]))))
+        strangers = [g for g in incoming if g.uid in existing and existing[g.uid].id not in mine]
+        if strangers:
+            raise Refused([Problem(join(g.path, "id"), _(
+                "cette partie est déjà sur ce serveur, et pas dans la liste de cet appareil : un fichier "
+                "ne donne pas accès à une partie existante ; ouvrez-la par son lien")) for g in strangers])
     try:
         for g in incoming:
             record = existing.get(g.uid)
             if record is not None:
                 outcome.present.append(record)
-                if device is not None and record.id not in mine:
-                    db.session.add(DeviceGame(device=device, game_id=record.id, can_edit=False))
-                    outcome.shared += 1
                 continue
             record = GameRecord(uid=g.uid, game=g.document["game"], variant=g.document["variant"],
                                 document=g.document, colours=g.colours, status=g.status, version=1,

@@ -65,7 +65,10 @@ def cmd_import(args, stdout, stdin) -> int:
     except exchange.Refused as refused:
         raise cli.Failure([f"{p.path}: {p.message}" for p in refused.problems]) from None
     with _app().app_context():
-        outcome = exchange.restore(incoming, args.device)
+        try:
+            outcome = exchange.restore(incoming, args.device)
+        except exchange.Refused as refused:
+            raise cli.Failure([f"{p.path}: {p.message}" for p in refused.problems]) from None
         print(said(outcome), file=stdout)
         for record in outcome.added:
             names = ", ".join(p["name"] for p in record.document["players"])

@@ -66,8 +66,9 @@ def _headers(response):
 
 def _safe_next(target: str | None) -> str:
     """Back to the page the switch was tapped on: a path of this site only (never //host, never
-    a scheme), else home."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    a scheme, never a control character), else home."""
+    if (not target or not target.startswith("/") or target.startswith("//") or "\\" in target
+            or not target.isprintable()):  # a newline would split the Location header
         return "/"
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:

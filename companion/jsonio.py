@@ -5,6 +5,10 @@ Python's `json.loads` is lenient where the contract is not: it keeps the last of
 UTF-16 surrogate escape (`"A\\ud800"`) into a string that cannot be encoded again (the answer then
 fails with a 500). `parse` refuses all three: syntax errors raise `NotJson`, the others
 `InvalidDocument` with the path of each offending key or value, as the engines do.
+
+Nesting is bounded (`MAX_DEPTH`): JSON nested 50,000 deep stops `json.loads` with a RecursionError,
+and a value nested just under the interpreter's limit would stop whatever walks it next (a copy, a
+`json.dumps`). `parse` and `loads` (the web forms' small JSON fields) refuse both with `NotJson`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from .games.i18n import _
 # A surrogate can only come from a \\uD800-\\uDFFF escape (strict UTF-8 decoding refuses raw ones),
 # so documents without one skip the walk for surrogates.
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# Deeper than any document (an export file: games[i].document.players[j].cities[k].tiles[l]... is 9).
+MAX_DEPTH = 64
 
 
 class NotJson(ValueError):
@@ -27,6 +33,10 @@ class NotJson(ValueError):
         super().__init__(message)
         self.line = line
         self.column = column
+
+
+class TooDeep(NotJson):
+    """The text nests lists and objects deeper than MAX_DEPTH."""
 
 
 class _Object(dict):
@@ -62,15 +72,18 @@ def shown(key: str) -> str:
 
 
 def _problems(value: object, surrogates: bool) -> list[Problem]:
-    """Every duplicate key and (when `surrogates`) every lone surrogate, with its path."""
+    """Every duplicate key and (when `surrogates`) every lone surrogate, with its path; NotJson when
+    the value nests deeper than MAX_DEPTH."""
     problems: list[Problem] = []
     bad_text = _("contient un caractère invalide (moitié isolée d'une paire UTF-16, écrite \\ud800 à "
                  "\\udfff) : ce n'est pas du texte Unicode")
     bad_key = _("le nom de cette clé contient un caractère invalide (moitié isolée d'une paire UTF-16, "
                 "écrite \\ud800 à \\udfff) : ce n'est pas du texte Unicode")
-    stack: list[tuple[str, object]] = [(ROOT, value)]
+    stack: list[tuple[str, object, int]] = [(ROOT, value, 1)]
     while stack:
-        path, item = stack.pop()
+        path, item, depth = stack.pop()
+        if isinstance(item, dict | list) and depth > MAX_DEPTH:
+            raise _too_deep()
         if isinstance(item, dict):
             for key in getattr(item, "duplicates", ()):
                 problems.append(Problem(join(path, shown(key)),
@@ -80,13 +93,41 @@ def _problems(value: object, surrogates: bool) -> list[Problem]:
                 child_path = join(path, shown(key))
                 if surrogates and _has_surrogate(key):
                     problems.append(Problem(child_path, bad_key))
-                stack.append((child_path, child))
+                stack.append((child_path, child, depth + 1))
         elif isinstance(item, list):
-            stack.extend((join(path, i), child) for i, child in enumerate(item))
+            stack.extend((join(path, i), child, depth + 1) for i, child in enumerate(item))
         elif surrogates and isinstance(item, str) and _has_surrogate(item):
             problems.append(Problem(path, bad_text))
     problems.sort(key=lambda p: p.path)
     return problems
+
+
+def _too_deep() -> TooDeep:
+    return TooDeep(_("le JSON est imbriqué trop profondément (au plus {n} niveaux)", n=MAX_DEPTH))
+
+
+def depth_over(value: object, limit: int = MAX_DEPTH) -> bool:
+    """True when `value` nests lists and objects more than `limit` deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def loads(text: str | bytes) -> object:
+    """Plain `json.loads` for the small JSON fields a page posts (the autosave's `changes`): any
+    text that is not JSON, or nests too deep, raises `NotJson` (a ValueError), never RecursionError."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise _too_deep() from None
+    if depth_over(value):
+        raise _too_deep()
+    return value
 
 
 def parse(data: str | bytes) -> object:
@@ -102,7 +143,7 @@ def parse(data: str | bytes) -> object:
     except json.JSONDecodeError as exc:
         raise NotJson(_("ce n'est pas du JSON valide"), exc.lineno, exc.colno) from None
     except RecursionError:
-        raise NotJson(_("le JSON est imbriqué trop profondément")) from None
+        raise _too_deep() from None
     except ValueError as exc:  # a number too long to read, NaN...
         raise NotJson(str(exc) if isinstance(exc, NotJson) else _("nombre illisible")) from None
     problems = _problems(value, surrogates=bool(SURROGATE_ESCAPE.search(data)))

@@ -9,6 +9,10 @@
   replaced by nothing and flagged, and `refuse` (the app's first before_request hook) answers 413
   in the app's look; a body that stops arriving (gunicorn.conf.py sets a read deadline) gets 408.
   A phone trickling its body on a bad connection thus holds a waiting thread only.
+- A view that takes a larger body (the restore's file) says so with `@upload(...)`: `refuse` raises
+  the request's limit to `UPLOAD_MAX_BYTES` before any other hook reads the form (CSRFProtect reads
+  it in its own hook, under the app-wide limit: a restore over 384 KiB got a generic 413), and
+  answers the view's own refusal when the body is larger still.
 - Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
@@ -21,13 +25,13 @@ import tempfile
 import threading
 import time
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 
 TOO_LARGE = "companion.body_too_large"
 TOO_SLOW = "companion.body_too_slow"
 SERVICE_US = "companion.service_us"
 READ_SIZE = 64 * 1024
-BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead (an upload a view allows)
+BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead by default (the app passes UPLOAD_MAX_BYTES)
 SPOOL_IN_MEMORY = 1024 * 1024  # past this, a body being read ahead waits in a temporary file
 
 
@@ -88,15 +92,33 @@ class RequestGate:
         environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
-def refuse() -> None:
+def upload(too_large):
+    """Mark a view as taking bodies up to `UPLOAD_MAX_BYTES` (not the app's MAX_CONTENT_LENGTH);
+    `too_large()` is its answer to a body larger still (a page that says the limit)."""
+
+    def mark(view):
+        view.too_large = too_large
+        return view
+
+    return mark
+
+
+def refuse():
     if request.environ.get(TOO_SLOW):
         abort(408)
     if request.environ.get(TOO_LARGE):
         abort(413)
+    too_large = getattr(current_app.view_functions.get(request.endpoint), "too_large", None)
+    if too_large is not None:
+        request.max_content_length = current_app.config["UPLOAD_MAX_BYTES"]
+        if (request.content_length or 0) > request.max_content_length:
+            return too_large()
+    return None
 
 
 def init_app(app: Flask) -> None:
     """Call before any extension that reads the body (CSRF reads forms in its own hook)."""
     app.wsgi_app = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
-                               int(app.config.get("ACTIVE_REQUESTS") or 0))
+                               int(app.config.get("ACTIVE_REQUESTS") or 0),
+                               int(app.config.get("UPLOAD_MAX_BYTES") or BUFFERED_MAX))
     app.before_request(refuse)

@@ -5,7 +5,8 @@
 The tested production server (gunicorn with gunicorn.conf.py, never debug), on every interface
 unless `--host` (HOST in the Makefile) keeps it to one. Once a worker is ready to answer, the
 terminal says which address the phones open (this machine's network address, every one labelled
-when there are several) and draws it as a QR code. A busy port is said in one line and the next free one taken.
+when there are several) and draws it as a QR code. A busy port is said in one line and the next
+free one taken.
 The address found is handed to the app (COMPANION_LAN_ADDRESS), so that a page opened on this
 machine at 127.0.0.1 still gives links and QR codes the phones can open (companion.links).
 

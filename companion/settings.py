@@ -8,6 +8,9 @@ from pathlib import Path
 
 # A game document is a few kilobytes; this leaves room for a generously indented one (300 KB).
 MAX_DOCUMENT_BYTES = 384 * 1024
+# The largest body any view takes: a restored export file (a club's 5,000 games are about 10 MB).
+# The one number for uploads: the restore page says it, the request gate reads that much ahead.
+UPLOAD_MAX_BYTES = 16 * 1024 * 1024
 
 
 def database_url(instance_path: str) -> str:
@@ -52,6 +55,7 @@ def from_env(instance_path: str) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "SECRET_KEY": secret_key(instance_path),
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
+        "UPLOAD_MAX_BYTES": int(os.environ.get("UPLOAD_MAX_BYTES", "") or UPLOAD_MAX_BYTES),
         # Requests running the app at once per process (companion.limits); 0: no limit.
         "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from flask import abort, current_app, g, request
 from sqlalchemy.orm.attributes import set_committed_value
 
-from . import games
+from . import diskfull, games
 from .extensions import db
 from .games import i18n
 from .models import DeviceGame, GameRecord, now
@@ -280,15 +280,23 @@ def remember(record: GameRecord, *, can_edit: bool) -> None:
 
 
 def _write_entry(device: str, game_id: int, can_edit: bool) -> None:
-    row = db.session.get(DeviceGame, (device, game_id))
-    if row is None:
-        db.session.add(DeviceGame(device=device, game_id=game_id, can_edit=can_edit))
-    elif _unchanged(row.can_edit, row.opened_at, can_edit):
-        return
-    else:
-        row.opened_at = now()
-        row.can_edit = row.can_edit or can_edit
-    db.session.commit()
+    """Write the history entry. A page that reads a game writes it in passing: when it cannot be
+    written (a full disk, a read-only database, the same entry written at the same instant by
+    another request), the write is rolled back and logged, and the page goes on (issue 22)."""
+    try:
+        row = db.session.get(DeviceGame, (device, game_id))
+        if row is None:
+            db.session.add(DeviceGame(device=device, game_id=game_id, can_edit=can_edit))
+        elif _unchanged(row.can_edit, row.opened_at, can_edit):
+            return
+        else:
+            row.opened_at = now()
+            row.can_edit = row.can_edit or can_edit
+        db.session.commit()
+    except (sa.exc.SQLAlchemyError, OSError) as exc:
+        db.session.rollback()
+        current_app.logger.warning("history entry of game %s not written (%s): the page goes on",
+                                   game_id, "disk full" if diskfull.is_disk_full(exc) else type(exc).__name__)
 
 
 def _unchanged(had_edit: bool, opened_at: datetime | None, can_edit: bool) -> bool:

@@ -8,6 +8,7 @@ import io
 import json
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 import sqlalchemy as sa
@@ -15,6 +16,7 @@ from played import HOSTILE, START, device_of, revive, store_games
 
 from companion import games
 from companion.cli import main
+from companion.exchange import iso as exchange_iso
 from companion.extensions import db
 from companion.models import DeviceGame, GameRecord
 from conftest import load_example, make_app
@@ -106,23 +108,70 @@ def test_round_trip_to_another_server_gives_identical_results(app, client, tmp_p
     assert snapshot(other) == before
 
 
-def test_restoring_on_the_same_server_never_duplicates_and_grants_read_only(app, client):
+def test_restoring_on_the_same_server_never_duplicates_and_a_uid_opens_nothing(app, client):
+    """Another device restoring this server's own export gets nothing: each game refused with its
+    path (a uid grants nothing, docs/rulings.md); the device that has them restores it unchanged."""
     _, made = sample(app, client)
     text = client.get("/parties/export.json").get_data()
+    before = snapshot(app)
     second = app.test_client()
-    other_device = device_of(second)
-    upload(second, text)
-    assert "Aucune nouvelle partie ; 5 déjà présentes sur ce serveur, laissées telles quelles ; " \
-           "5 ajoutées à cet appareil en lecture seule." in second.get("/parties").get_data(as_text=True)
-    with app.app_context():
-        assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)) == 5
-        access = db.session.scalars(sa.select(DeviceGame.can_edit).where(DeviceGame.device == other_device))
-        assert list(access) == [False] * 5  # the file proves what the share link would, never more
-    # the original device re-importing its own file keeps its edit access
+    device_of(second)
+    response = upload(second, text)
+    assert response.status_code == 422
+    html = unescape(response.get_data(as_text=True))
+    assert "Rien n'a été importé" in html
+    for i in range(5):
+        assert (f"<code>games[{i}].id</code> : cette partie est déjà sur ce serveur, et pas dans la liste "
+                "de cet appareil") in html
+    assert snapshot(app) == before  # not one game in the other device's list (its rows are in the snapshot)
+    # the original device re-importing its own file keeps its edit access, and nothing changes
     upload(client, text)
+    assert "Aucune nouvelle partie ; 5 déjà présentes sur ce serveur, laissées telles quelles." in \
+        client.get("/parties").get_data(as_text=True)
+    assert snapshot(app) == before
+
+
+def test_a_uid_from_a_csv_export_with_any_document_opens_nothing(app, client):
+    """The attack of issue 22: a game_id read in a CSV export, a file naming it with a document of
+    one's own (here the stored one itself, a game just started), and a new game beside it: refused
+    whole, with the path of the game that is not the device's; the real game stays out of its list."""
+    device, made = sample(app, client)
+    csv_rows = rows_of(client.get("/parties/export.csv").get_data(as_text=True))
+    target = csv_rows[-1]["game_id"]  # the draft
     with app.app_context():
-        mine = db.session.scalars(sa.select(DeviceGame.can_edit).where(DeviceGame.device != other_device))
-        assert list(mine) == [True] * 5
+        stored_ = db.session.scalar(sa.select(GameRecord).where(GameRecord.uid == target))
+        document, created = stored_.document, exchange_iso(stored_.created_at)
+    attacker = app.test_client()
+    device_of(attacker)
+    crafted = {"format": "companion-export", "version": 1, "games": [
+        {"id": "e" * 32, "status": "scored", "created_at": "2026-02-01T20:00:00Z",
+         "document": revive(("Ana", 3), ("Bo", 4))},
+        {"id": target, "status": "draft", "created_at": created, "updated_at": created,
+         "document": document},
+    ]}
+    before = snapshot(app)
+    response = upload(attacker, json.dumps(crafted))
+    assert response.status_code == 422
+    assert "<code>games[1].id</code> : cette partie est déjà sur ce serveur" in \
+        unescape(response.get_data(as_text=True))
+    assert "games[0]" not in response.get_data(as_text=True)  # the new game was fine: only the stranger
+    assert snapshot(app) == before  # the new game was not stored either: all or nothing
+    history = attacker.get("/parties").get_data(as_text=True)
+    assert stored_.view_token not in history and stored_.edit_token not in history
+
+
+def test_a_device_that_reads_a_game_may_restore_it_and_still_only_reads(app, client):
+    device, made = sample(app, client)
+    text = client.get("/parties/export.json").get_data()
+    reader = app.test_client()
+    reader_device = device_of(reader)
+    for record in made:
+        assert reader.get(f"/r/{record.view_token}/").status_code == 200  # opened by its share link
+    response = upload(reader, text)
+    assert response.status_code == 302
+    with app.app_context():
+        access = db.session.scalars(sa.select(DeviceGame.can_edit).where(DeviceGame.device == reader_device))
+        assert list(access) == [False] * 5
 
 
 # ------------------------------------------------------------------ refused files
@@ -225,10 +274,10 @@ def test_upload_limit_and_missing_file(client):
     response = client.post("/parties/importer", data={}, content_type="multipart/form-data")
     assert response.status_code == 422
     assert "choisissez le fichier .json" in response.get_data(as_text=True)
-    big = b'{"format": "companion-export", "version": 1, "games": [' + b" " * (9 * 1024 * 1024) + b"]}"
+    big = b'{"format": "companion-export", "version": 1, "games": [' + b" " * (16 * 1024 * 1024) + b"]}"
     response = upload(client, big)
     assert response.status_code == 413
-    assert "fichier trop gros (8 Mo au plus)" in response.get_data(as_text=True)
+    assert "fichier trop gros (16 Mo au plus)" in response.get_data(as_text=True)
 
 
 def test_import_form_requires_csrf(tmp_path):
@@ -362,6 +411,25 @@ def test_cli_export_then_import_elsewhere(cli_db, tmp_path):
     code, out, _ = run(["import", str(out_file)])
     again = "Aucune nouvelle partie ; 3 déjà présentes sur ce serveur, laissées telles quelles.\n"
     assert (code, out) == (0, again)
+
+
+def test_cli_import_for_a_device_that_lacks_a_present_game_is_refused_with_paths(cli_db, tmp_path):
+    source = cli_db("source")
+    store_games(source, "device-a-000000000000000", [revive(("Eve", 3), ("Finn", 4)),
+                                                   revive(("Ana", 1), ("Bo", 2))])
+    out_file = tmp_path / "all.json"
+    assert run(["export", "-o", str(out_file)])[0] == 0
+    before = snapshot(source)
+    code, out, err = run(["import", str(out_file), "--device", "device-z-000000000000000"])
+    assert (code, out) == (2, "")
+    assert [line for line in err.splitlines() if line.startswith("games[")] == [
+        f"games[{i}].id: cette partie est déjà sur ce serveur, et pas dans la liste de cet appareil : un "
+        "fichier ne donne pas accès à une partie existante ; ouvrez-la par son lien" for i in range(2)]
+    assert snapshot(source) == before
+    # the device that has them, and the operator without a device, restore it: nothing changes
+    assert run(["import", str(out_file), "--device", "device-a-000000000000000"])[0] == 0
+    assert run(["import", str(out_file)])[0] == 0
+    assert snapshot(source) == before
 
 
 def test_cli_import_of_a_tampered_file_prints_paths_and_exits_2(cli_db, tmp_path):

@@ -33,8 +33,16 @@ def test_statistics_export_and_restore_on_postgresql(postgres_url, tmp_path, mon
 
     text = phone.get("/parties/export.json").get_data()
     assert [g["id"] for g in json.loads(text)["games"]] == [r.uid for r in made]
+    stranger = app.test_client()
+    device_of(stranger)
+    response = stranger.post("/parties/importer", data={"file": (io.BytesIO(text), "x.json")},
+                             content_type="multipart/form-data")
+    assert response.status_code == 422  # a uid grants nothing (issue 22)
+    assert "games[1].id" in response.get_data(as_text=True)
     other = app.test_client()
     other_device = device_of(other)
+    for record in made:  # a phone of the table that opened the share links restores the file
+        assert other.get(f"/r/{record.view_token}/").status_code == 200
     response = other.post("/parties/importer", data={"file": (io.BytesIO(text), "x.json")},
                           content_type="multipart/form-data")
     assert response.status_code == 302

@@ -157,7 +157,7 @@ from wtforms.fields.core import UnboundField
 from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
-from .. import games
+from .. import formkeys, games, jsonio
 from ..games import i18n
 from ..games.core import join
 from ..games.i18n import N_, _, tr
@@ -388,6 +388,10 @@ class Rows(_Extras, FieldList):
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
 
+    def _extract_indices(self, prefix, formdata):
+        # only indices a row can have (companion.formkeys): "²" or 5,000 digits would fail in int()
+        return _indices(self, prefix, formdata)
+
     def _compact_indices(self):
         # A row keeps the index it was posted with, even after a gap (a blank row in the middle
         # that a merged save leaves out): its messages go to the row the player typed in.
@@ -398,6 +402,22 @@ class Rows(_Extras, FieldList):
         if self.names is not None:
             give_names(entry, self.names)
         return entry
+
+
+def _indices(f, prefix: str, formdata):
+    offset = len(prefix) + 1
+    for key in formdata:
+        if key.startswith(prefix):
+            part = key[offset:].split(f._field_separator, 1)[0]
+            if part.isdigit() and not formkeys.bad_name(part):
+                yield int(part)
+
+
+class Names(FieldList):
+    """A list of free names (the new-game form's colour names), read at safe indices only."""
+
+    def _extract_indices(self, prefix, formdata):
+        return _indices(self, prefix, formdata)
 
 
 def item_hints(f) -> list[tuple[str, str, object]]:
@@ -881,7 +901,7 @@ def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[
 
 def _json_object(text: str | None) -> dict | None:
     try:
-        data = json.loads(text) if text else None
+        data = jsonio.loads(text) if text else None
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
@@ -911,7 +931,7 @@ def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
 def parse_list(text: str | None) -> list[str] | None:
     """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
     try:
-        data = json.loads(text) if text else []
+        data = jsonio.loads(text) if text else []
     except ValueError:
         return None
     return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
@@ -1177,7 +1197,7 @@ def new_game_form(max_players: int) -> type[FlaskForm]:
         "variant": RadioField(N_("Variante"), choices=[], validate_choice=False),
         "players": Seats(FormField(PlayerRow), max_players),
         # the table's own names for a game's colours (Revive), asked once; unused by other games
-        "colour_names": FieldList(StringField(render_kw={"autocomplete": "off", "maxlength": 20,
-                                                         "enterkeyhint": "next"}),
-                                  min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
+        "colour_names": Names(StringField(render_kw={"autocomplete": "off", "maxlength": 20,
+                                                     "enterkeyhint": "next"}),
+                              min_entries=COLOUR_NAMES_MAX, max_entries=COLOUR_NAMES_MAX),
     })

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 
-from .. import exchange, store
+from .. import exchange, limits, store
 from ..games.i18n import _, ngettext
 
 bp = Blueprint("exchange", __name__)
 bp.after_request(store.set_device_cookie)
 
-IMPORT_MAX_BYTES = 8 * 1024 * 1024  # thousands of games; the app's usual limit is a single document's
+
+def _limit() -> int:
+    """The largest file a restore takes (the setting UPLOAD_MAX_BYTES, said on the page)."""
+    return current_app.config["UPLOAD_MAX_BYTES"]
+
+
+def _too_big():
+    megabytes = _limit() // (1024 * 1024)
+    return _refused([exchange.Problem("fichier", _("fichier trop gros ({n} Mo au plus)", n=megabytes))], 413)
 
 
 def _download(text: str, mimetype: str, extension: str) -> Response:
@@ -41,35 +49,32 @@ def export_csv():
 
 
 @bp.route("/parties/importer", methods=["GET", "POST"])
+@limits.upload(too_large=_too_big)  # the request's limit is raised before CSRF reads the form
 def restore():
     if request.method == "GET":
-        return render_template("play/import.html", problems=[], limit=IMPORT_MAX_BYTES)
-    request.max_content_length = IMPORT_MAX_BYTES
-    if (request.content_length or 0) > IMPORT_MAX_BYTES:
-        return _refused([exchange.Problem("fichier", _("fichier trop gros (8 Mo au plus)"))], 413)
+        return render_template("play/import.html", problems=[], limit=_limit())
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return _refused([exchange.Problem("fichier",
                                           _("choisissez le fichier .json exporté depuis « Mes parties »"))])
-    data = upload.read(IMPORT_MAX_BYTES + 1)
-    if len(data) > IMPORT_MAX_BYTES:
-        return _refused([exchange.Problem("fichier", _("fichier trop gros (8 Mo au plus)"))], 413)
+    data = upload.read(_limit() + 1)
+    if len(data) > _limit():
+        return _too_big()
     try:
-        incoming = exchange.parse(data)
+        outcome = exchange.restore(exchange.parse(data), store.device_id())
     except exchange.Refused as refused:
         return _refused(refused.problems)
-    outcome = exchange.restore(incoming, store.device_id())
     flash(said(outcome), "success")
     return redirect(url_for("play.history"))
 
 
 def _refused(problems, status: int = 422):
-    return render_template("play/import.html", problems=problems, limit=IMPORT_MAX_BYTES), status
+    return render_template("play/import.html", problems=problems, limit=_limit()), status
 
 
 def said(outcome: exchange.Outcome) -> str:
     """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
-    added, present, shared = len(outcome.added), len(outcome.present), outcome.shared
+    added, present = len(outcome.added), len(outcome.present)
     # Nothing new but games already here: say so in words, not "0 partie restaurée".
     parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added) if added or not present
              else _("Aucune nouvelle partie")]
@@ -77,8 +82,4 @@ def said(outcome: exchange.Outcome) -> str:
         parts.append(_("{present} déjà présente sur ce serveur, laissée telle quelle", present=present)
                      if present == 1 else
                      _("{present} déjà présentes sur ce serveur, laissées telles quelles", present=present))
-    if shared:
-        parts.append(_("{shared} ajoutée à cet appareil en lecture seule", shared=shared) if shared == 1
-                     else
-                     _("{shared} ajoutées à cet appareil en lecture seule", shared=shared))
     return " ; ".join(parts) + "."

@@ -13,10 +13,10 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import sqlalchemy as sa
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
-from .. import bgstats, charts, games, store
+from .. import bgstats, charts, diskfull, games, store
 from .. import stats as statistics
 from ..extensions import db
 from ..games.i18n import _
@@ -87,12 +87,17 @@ def _score_and_keep(rows, plays: dict) -> None:
     # One statement for all: written only if the game is still at that version (a save in between
     # wins), and updated_at set to itself so that a summary does not move the game up the history.
     games_table = GameRecord.__table__
-    db.session.execute(
-        games_table.update()
-        .where(games_table.c.id == sa.bindparam("row_id"),
-               games_table.c.version == sa.bindparam("row_version"))
-        .values(summary=sa.bindparam("row_summary"), updated_at=games_table.c.updated_at), kept)
-    db.session.commit()
+    try:
+        db.session.execute(
+            games_table.update()
+            .where(games_table.c.id == sa.bindparam("row_id"),
+                   games_table.c.version == sa.bindparam("row_version"))
+            .values(summary=sa.bindparam("row_summary"), updated_at=games_table.c.updated_at), kept)
+        db.session.commit()
+    except sa.exc.SQLAlchemyError as exc:  # a full disk: the page is drawn all the same (issue 22)
+        db.session.rollback()
+        current_app.logger.warning("statistics summaries not kept (%s): the page goes on",
+                                   "disk full" if diskfull.is_disk_full(exc) else type(exc).__name__)
 
 
 @bp.get("/statistiques")
