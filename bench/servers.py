@@ -58,6 +58,16 @@ def postgresql(port: int, options: str = ""):
         shutil.rmtree(base, ignore_errors=True)
 
 
+def listening(error_log: Path | None, port: int) -> bool:
+    """Whether the gunicorn logging to `error_log` has bound `port` (True when there is no log to read)."""
+    if error_log is None:
+        return True
+    try:
+        return f"Listening at: http://127.0.0.1:{port}" in error_log.read_text(errors="replace")
+    except FileNotFoundError:
+        return False
+
+
 class Gunicorn(str):
     """The server's URL; `.kill()` ends it at once, workers included (kill -9)."""
 
@@ -72,7 +82,9 @@ class Gunicorn(str):
 @contextlib.contextmanager
 def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: str = "/",
              error_log: Path | None = None):
-    """gunicorn -c gunicorn.conf.py on 127.0.0.1:`port`, once `ready` answers 200; yields its URL."""
+    """gunicorn -c gunicorn.conf.py on 127.0.0.1:`port`, once `ready` answers 200 (and, given its
+    `error_log`, once that log says this master listens: an older server's orphans may still answer);
+    yields its URL."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}", *args, app],
@@ -84,9 +96,10 @@ def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: 
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(host + ready, timeout=2) as res:  # noqa: S310 - loopback
-                    if res.status == 200:
-                        break
+                if listening(error_log, port):
+                    with urllib.request.urlopen(host + ready, timeout=2) as res:  # noqa: S310 - loopback
+                        if res.status == 200:
+                            break
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
