@@ -8,7 +8,7 @@ PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run test install db system-deps chromium postgresql lint bench load clean translations messages
+.PHONY: run test install db system-deps chromium postgresql nginx lint bench load clean translations messages
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -51,6 +51,13 @@ chromium:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; \
 	fi
 
+# The deployment's proxy (deploy/nginx/companion.conf), started for real by tests/test_proxy.py:
+# Debian's package. Its service is not started here; the tests run their own on loopback.
+nginx:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; \
+	fi
+
 # Database schema through migrations, so a stored game survives upgrades.
 db: install
 	$(BIN)/flask db upgrade
@@ -61,7 +68,7 @@ run: db
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
 
-test: install chromium postgresql lint
+test: install chromium postgresql nginx lint
 	$(BIN)/python -m pytest
 
 bench: install
