@@ -113,19 +113,23 @@ class Phone(Client):
             if cookie.startswith("session="):
                 self.cookie += "; " + cookie.split(";")[0]
         self.csrf = CSRF.search(page).group(1)
-        self.version, self.value = 1, ""
+        self.version, self.value, self.used = 1, "", time.monotonic()
 
     def save(self) -> float:
         mine = str(int(self.value or 0) % 90 + 1)
         body = urllib.parse.urlencode({
             "csrf_token": self.csrf, "version": str(self.version),
             "changes": json.dumps({"players-0-track": [self.value, mine]})})
+        if time.monotonic() - self.used > 3:  # the server closes a connection idle for 5 s (keepalive)
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         start = time.perf_counter()
         self.conn.request("POST", f"/g/{self.token}/save", body=body.encode(), headers={
             "Cookie": self.cookie, "Content-Type": "application/x-www-form-urlencoded"})
         res = self.conn.getresponse()
         answer = res.read()
         elapsed = time.perf_counter() - start
+        self.used = time.monotonic()
         if res.status != 200:
             raise RuntimeError(f"autosave answered {res.status}: {answer[:300]!r}")
         self.version, self.value = json.loads(answer)["version"], mine

@@ -16,7 +16,10 @@
   `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight exports of 5,000 games
   at once wait their turn among themselves while the tables' autosaves and pages keep their slots.
   A streamed response (a generator: the exports) holds its slot until its body is written or
-  closed, since it works while it is sent; any other is done when the view returns.
+  closed, since it works while it is sent; any other is done when the view returns. Heavy work
+  also pauses every few games while other requests are working in the process (`pause`): one
+  interpreter runs one thread at a time, and a share of the slots alone left an autosave beside
+  an export waiting seconds for it.
 """
 
 from __future__ import annotations
@@ -26,11 +29,15 @@ import tempfile
 import threading
 import time
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, has_app_context, request
 
 TOO_LARGE = "companion.body_too_large"
 TOO_SLOW = "companion.body_too_slow"
 SERVICE_US = "companion.service_us"
+GATE = "companion.gate"
+PAUSE_EVERY = 25  # games between two pauses of heavy work (a few milliseconds of work)
+YIELD_STEP = 0.002  # seconds: how often a pausing heavy request looks again
+YIELD_MOST = 0.25  # seconds a heavy request waits at most per pause: it still moves on under load
 STREAMED = "companion.streamed"
 READ_SIZE = 64 * 1024
 BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead (an upload a view allows)
@@ -59,19 +66,28 @@ class RequestGate:
         self.heavy_slots = threading.BoundedSemaphore(heavy) if heavy > 0 else self.slots
         self.heavy_paths = heavy_paths
         self._heavy: frozenset | None = None
+        self.light = 0  # requests other than heavy ones working now (`yield_to_light`)
+        self._count = threading.Lock()
 
     def __call__(self, environ, start_response):
         if self.limit is not None:
             self.buffer(environ)
         if self._heavy is None:  # read once the app's routes are all registered
             self._heavy = frozenset(self.heavy_paths())
-        slots = self.heavy_slots if environ.get("PATH_INFO") in self._heavy else self.slots
+        is_heavy = environ.get("PATH_INFO") in self._heavy
+        slots = self.heavy_slots if is_heavy else self.slots
         if slots is None:
             return self.app(environ, start_response)
         slots.acquire()
         start = time.perf_counter()
+        if not is_heavy:
+            with self._count:
+                self.light += 1
 
         def done():
+            if not is_heavy:
+                with self._count:
+                    self.light -= 1
             slots.release()
             # The time spent working, without the wait for a slot (bench/load.py logs it).
             environ[SERVICE_US] = str(int((time.perf_counter() - start) * 1e6))
@@ -85,6 +101,16 @@ class RequestGate:
             done()
             return body
         return Held(body, done)
+
+    def yield_to_light(self, most: float = YIELD_MOST) -> None:
+        """A heavy request's pause between two steps: while other requests are working in this
+        process, wait (up to `most` seconds) so that they have the interpreter to themselves."""
+        waited = 0.0
+        while self.light and waited < most:
+            time.sleep(YIELD_STEP)
+            waited += YIELD_STEP
+        if not waited:
+            time.sleep(0)  # let a thread waiting for the interpreter have it now
 
     def buffer(self, environ) -> None:
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
@@ -152,6 +178,17 @@ class Held:
             self.release()
 
 
+def pause() -> None:
+    """Called by heavy work every few games (`PAUSE_EVERY`): Python runs one thread at a time, and
+    a table's autosave sharing the interpreter with an export took seconds; it now waits while the
+    process's other requests work (`RequestGate.yield_to_light`), then goes on."""
+    gate = current_app.extensions.get(GATE) if has_app_context() else None
+    if gate is not None:
+        gate.yield_to_light()
+    else:
+        time.sleep(0)
+
+
 def mark_streamed(response):
     """after_request hook: a body made while it is sent (a generator) keeps its slot until written."""
     if response.is_streamed and not response.direct_passthrough:
@@ -174,9 +211,9 @@ def heavy_paths(app: Flask) -> set[str]:
 
 def init_app(app: Flask) -> None:
     """Call before any extension that reads the body (CSRF reads forms in its own hook)."""
-    app.wsgi_app = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
-                               int(app.config.get("ACTIVE_REQUESTS") or 0),
-                               heavy=int(app.config.get("HEAVY_REQUESTS") or 0),
-                               heavy_paths=lambda: heavy_paths(app))
+    gate = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
+                       int(app.config.get("ACTIVE_REQUESTS") or 0),
+                       heavy=int(app.config.get("HEAVY_REQUESTS") or 0), heavy_paths=lambda: heavy_paths(app))
+    app.wsgi_app = app.extensions[GATE] = gate
     app.before_request(refuse)
     app.after_request(mark_streamed)

@@ -72,25 +72,32 @@ def score(document: object) -> Result | None:
 
 
 def current(summary: object, version: int) -> bool:
-    """Whether a stored summary stands for this version, as the present engine scores it."""
+    """Whether a stored summary stands for this version, as the present engine scores it. Its
+    shape is checked by whoever reads it (`result_of`, stats.from_summary): a hand-edited database
+    gets a summary made again, never a broken page."""
     return (isinstance(summary, dict) and summary.get("version") == version
-            and summary.get("engine") == ENGINE and isinstance(summary.get("names"), list)
-            and (summary.get("result") is None or _well_formed(summary["result"], len(summary["names"]))))
+            and summary.get("engine") == ENGINE and isinstance(summary.get("names"), list))
 
 
-def _well_formed(result: object, seats: int) -> bool:
-    """A hand-edited database must not break a page: the shape is checked before it is trusted."""
+def result_of(summary: dict) -> dict | None:
+    """The summary's result when it is well formed (None: the document does not score); raises
+    ValueError when it is not."""
+    result = summary.get("result")
+    if result is None:
+        return None
     try:
         keys, players = result["keys"], result["players"]
-        places, winners = result["places"], result["winners"]
-        return (isinstance(keys, list) and all(isinstance(k, str) for k in keys)
+        places, winners, seats = result["places"], result["winners"], len(summary["names"])
+        if (isinstance(keys, list) and all(isinstance(k, str) for k in keys)
                 and isinstance(players, list) and len(players) == seats == len(places)
                 and all(isinstance(name, str) and isinstance(points, list) and len(points) == len(keys)
                         and all(type(x) is int for x in points) for name, points in players)
                 and all(type(p) is int for p in places)
-                and isinstance(winners, list) and all(isinstance(w, str) for w in winners))
+                and isinstance(winners, list) and all(isinstance(w, str) for w in winners)):
+            return result
     except (KeyError, TypeError, ValueError):
-        return False
+        pass
+    raise ValueError("damaged summary")
 
 
 def of(summary: object, version: int, document: object) -> dict:

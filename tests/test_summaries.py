@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import threading
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from played import device_of, revive, store_games
@@ -75,17 +76,19 @@ def test_the_csv_from_summaries_is_the_csv_scored_from_documents(app, client):
     assert len(made) == 4
 
 
-def test_the_json_export_streams_the_same_text_as_a_whole(app, client):
+def test_the_json_export_streams_the_same_data_a_game_a_line(app, client):
     device = device_of(client)
     made = store_games(app, device, FOUR)
+    now = datetime(2026, 11, 25, 10, tzinfo=UTC)
     with app.app_context():
-        records = exchange.records(device)
+        whole = exchange.to_json(exchange.records(device), now)
         for size in (1, 3, 250):
-            whole = json.dumps(exchange.to_json(records), ensure_ascii=False, indent=1) + "\n"
-            streamed = "".join(exchange.json_chunks(exchange.batches(device, exchange.JSON_COLUMNS, size)))
-            assert streamed == whole
-        assert "".join(exchange.json_chunks([])) == \
-            json.dumps(exchange.to_json([]), ensure_ascii=False, indent=1) + "\n"
+            text = "".join(exchange.json_chunks(exchange.batches(device, exchange.JSON_COLUMNS, size), now))
+            assert json.loads(text) == whole
+            lines = text.splitlines()
+            games_lines = lines[5:-2]  # {, format, version, exported_at, "games": [ ... ], }
+            assert len(games_lines) == len(made) and all(line.startswith('  {"id": ') for line in games_lines)
+        assert json.loads("".join(exchange.json_chunks([], now))) == exchange.to_json([], now)
     response = client.get("/parties/export.json")
     assert response.is_streamed
     assert [g["id"] for g in json.loads(response.get_data())["games"]] == [r.uid for r in made]
