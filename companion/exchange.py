@@ -15,6 +15,10 @@ its path (`games[2].document.players[0].castles: …`).
 
 CSV: one row per player and game; `check_csv_cell` neutralises cells a spreadsheet would run as a
 formula (a name starting with = + - @).
+
+The pages stream both files a batch of games at a time (`batches`, `json_chunks`: a game per line;
+`csv_chunks`, read from the summaries stored with each game, companion.summaries), pausing for the
+tables' requests (`limits.pause`): 5,000 games are neither scored nor held in memory.
 """
 
 from __future__ import annotations
