@@ -147,7 +147,7 @@ def nginx(port: int, upstream: int):
                                                                      "uwsgi", "scgi"))
     (base / "nginx.conf").write_text(
         f"worker_processes 1;\nworker_rlimit_nofile 4096;\npid {base / 'nginx.pid'};\n"
-        f"error_log {base / 'error.log'} warn;\nevents {{ worker_connections 2048; }}\n"
+        f"error_log {base / 'error.log'} warn;\nevents {{ worker_connections 768; }}\n"  # Debian's
         f"http {{ {temp} include {base / 'site.conf'}; }}\n", encoding="utf-8")
     proc = subprocess.Popen([str(NGINX), "-p", str(base), "-c", str(base / "nginx.conf"),
                              "-e", str(base / "error.log"), "-g", "daemon off;"],

@@ -101,7 +101,8 @@ def test_orphaned_workers_let_go_of_the_port_at_once(tmp_path):
                     break
                 except OSError:
                     time.sleep(0.1)
-            assert free_after is not None and free_after < 3.0, f"port still held after {free_after}"
+            # gunicorn's restart tries to bind for 4 s (five tries a second apart): free well before.
+            assert free_after is not None and free_after < RESTART_WITHIN - 1, f"port held {free_after} s"
             # The orphans are still there (finishing what they hold), but no longer on the port.
             os.killpg(first.proc.pid, 0)  # raises when no process of the group is left
     finally:
