@@ -8,6 +8,7 @@ Every socket is on 127.0.0.1, every wait is bounded, both servers are stopped at
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import resource
@@ -153,3 +154,12 @@ def test_the_proxy_passes_the_public_host_and_logs_no_token(deployment):
     text = log.read_text(encoding="utf-8")
     assert f'"GET /g/{edit[:4]}…/" 200' in text
     assert edit not in text and edit[4:20] not in text
+
+
+def test_exports_come_compressed_through_the_proxy(deployment):
+    """The app streams its exports uncompressed (a generator); nginx compresses them for the phone."""
+    port = deployment["port"]
+    headers = {"Accept-Encoding": "gzip", "Cookie": "companion_device=" + "d" * 32}
+    status, answer_headers, body = request(port, "GET", "/parties/export.csv", headers=headers)
+    assert status == 200 and answer_headers.get("Content-Encoding") == "gzip"
+    assert gzip.decompress(body).decode("utf-8").startswith("\ufeffgame_id,game,variant")
