@@ -8,7 +8,7 @@ PORT   ?= 5000
 SUDO   := $(if $(filter 0,$(shell id -u)),,sudo)
 export FLASK_APP := companion
 
-.PHONY: run dev test install db system-deps chromium zbar postgresql lint bench load clean translations messages
+.PHONY: run dev test install db system-deps chromium zbar postgresql nginx lint bench load clean translations messages
 
 # Python packages, into .venv; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -57,6 +57,13 @@ zbar:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq zbar-tools; \
 	fi
 
+# The deployment's proxy (deploy/nginx/companion.conf), started for real by tests/test_proxy.py:
+# Debian's package. Its service is not started here; the tests run their own on loopback.
+nginx:
+	@if [ ! -x /usr/sbin/nginx ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; \
+	fi
+
 # Database schema through migrations, so a stored game survives upgrades.
 db: install
 	$(BIN)/flask db upgrade
@@ -75,7 +82,7 @@ dev: db
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
 
-test: install chromium zbar postgresql lint
+test: install chromium zbar postgresql nginx lint
 	$(BIN)/python -m pytest
 
 bench: install

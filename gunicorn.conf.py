@@ -4,14 +4,17 @@ Threaded workers (gthread): a phone on a bad connection trickling its request ho
 a whole worker, and gunicorn only hands a connection to a thread once data has arrived. A request
 body must keep arriving (BODY_TIMEOUT seconds at most between two reads), workers are recycled after
 a jittered number of requests, tokens are masked in the logs (companion.logmask), and each worker
-warms WeasyPrint before taking requests, so the first PDF is not a second-long stall.
+warms WeasyPrint before taking requests, so the first PDF is not a second-long stall. Workers whose
+master was killed close the listening port at once (companion.workers), so a plain restart works.
 Every setting here can be overridden on the command line (`--bind`, `--workers`...).
 """
 
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-worker_class = "gthread"
+# gthread, whose workers let go of the port the moment their master dies (a `kill -9`): a plain
+# restart then binds at once instead of finding the port held for the grace period (companion.workers).
+worker_class = "companion.workers.ThreadWorker"
 # Scoring is CPU work under one GIL per process: one worker per core, threads for waiting clients.
 workers = int(os.environ.get("WEB_CONCURRENCY", "0")) or max(2, os.cpu_count() or 1)
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # a waiting thread costs little memory
@@ -41,9 +44,19 @@ def pre_request(worker, req):
         sock.settimeout(BODY_TIMEOUT)
 
 
+# Seconds a thread may keep the interpreter while another waits for it (Python's default: 5 ms).
+# A page or an autosave beside an export waits this long at each of its many hand-overs (every query,
+# every read and write of a socket): 1 ms keeps a table's requests quick for little lost throughput.
+SWITCH_INTERVAL = float(os.environ.get("GUNICORN_SWITCH_INTERVAL", "0.001"))
+
+
 def post_worker_init(worker):
     """Load WeasyPrint, its fonts and the sheet templates now, not during someone's first PDF."""
+    import sys
+
     from companion.pdf import warm
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
     try:
         warm()

@@ -1,6 +1,7 @@
 """Throw-away servers for the load benchmark and the tests: PostgreSQL on a private Unix socket
-(Debian's binaries) and gunicorn with the repository's gunicorn.conf.py on loopback. Both are
-stopped on the way out, whatever happened."""
+(Debian's binaries), gunicorn with the repository's gunicorn.conf.py on loopback, and nginx (Debian's
+package) with the repository's deploy/nginx/companion.conf in front of it. All are stopped on the way
+out, whatever happened."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import glob
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -58,6 +60,16 @@ def postgresql(port: int, options: str = ""):
         shutil.rmtree(base, ignore_errors=True)
 
 
+def listening(error_log: Path | None, port: int) -> bool:
+    """Whether the gunicorn logging to `error_log` has bound `port` (True when there is no log to read)."""
+    if error_log is None:
+        return True
+    try:
+        return f"Listening at: http://127.0.0.1:{port}" in error_log.read_text(errors="replace")
+    except FileNotFoundError:
+        return False
+
+
 class Gunicorn(str):
     """The server's URL; `.kill()` ends it at once, workers included (kill -9)."""
 
@@ -72,7 +84,9 @@ class Gunicorn(str):
 @contextlib.contextmanager
 def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: str = "/",
              error_log: Path | None = None):
-    """gunicorn -c gunicorn.conf.py on 127.0.0.1:`port`, once `ready` answers 200; yields its URL."""
+    """gunicorn -c gunicorn.conf.py on 127.0.0.1:`port`, once `ready` answers 200 (and, given its
+    `error_log`, once that log says this master listens: an older server's orphans may still answer);
+    yields its URL."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}", *args, app],
@@ -84,9 +98,10 @@ def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: 
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(host + ready, timeout=2) as res:  # noqa: S310 - loopback
-                    if res.status == 200:
-                        break
+                if listening(error_log, port):
+                    with urllib.request.urlopen(host + ready, timeout=2) as res:  # noqa: S310 - loopback
+                        if res.status == 200:
+                            break
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
@@ -101,3 +116,59 @@ def gunicorn(app: str, port: int, env: dict, args: tuple[str, ...] = (), ready: 
                 proc.wait(30)
             except subprocess.TimeoutExpired:
                 host.kill()
+
+
+NGINX = Path("/usr/sbin/nginx")
+NGINX_SITE = ROOT / "deploy" / "nginx" / "companion.conf"
+
+
+def nginx_site(port: int, upstream: int, logs: Path) -> str:
+    """The shipped site, on 127.0.0.1:`port` in front of gunicorn on `upstream`, logging into `logs`."""
+    text = NGINX_SITE.read_text(encoding="utf-8")
+    for old, new in (("listen 80;", f"listen 127.0.0.1:{port};"), ("listen [::]:80;", ""),
+                     ("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};"),
+                     ("/var/log/nginx/", f"{logs}/")):
+        if old not in text:
+            raise ValueError(f"{NGINX_SITE} no longer says {old!r}: update bench/servers.py")
+        text = text.replace(old, new)
+    return text
+
+
+@contextlib.contextmanager
+def nginx(port: int, upstream: int):
+    """Debian's nginx with the shipped site on 127.0.0.1:`port`, in front of 127.0.0.1:`upstream`;
+    yields the folder holding its logs (companion.access.log...)."""
+    if not NGINX.exists():
+        raise FileNotFoundError("nginx is missing: `make nginx` installs Debian's package")
+    base = Path(tempfile.mkdtemp(prefix="companion-nginx-"))
+    base.chmod(0o755)  # nginx's workers (nobody when run as root) write its temporary files here
+    (base / "site.conf").write_text(nginx_site(port, upstream, base), encoding="utf-8")
+    temp = " ".join(f"{kind}_temp_path {base / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                                     "uwsgi", "scgi"))
+    (base / "nginx.conf").write_text(
+        f"worker_processes 1;\nworker_rlimit_nofile 4096;\npid {base / 'nginx.pid'};\n"
+        f"error_log {base / 'error.log'} warn;\nevents {{ worker_connections 768; }}\n"  # Debian's
+        f"http {{ {temp} include {base / 'site.conf'}; }}\n", encoding="utf-8")
+    proc = subprocess.Popen([str(NGINX), "-p", str(base), "-c", str(base / "nginx.conf"),
+                             "-e", str(base / "error.log"), "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log = base / "error.log"
+                raise RuntimeError("nginx did not start: " + (log.read_text() if log.exists() else ""))
+            time.sleep(0.1)
+        yield base
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGQUIT)  # graceful: finish what is under way
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+        shutil.rmtree(base, ignore_errors=True)

@@ -17,6 +17,10 @@ nothing: every problem is reported with its path (`games[2].document.players[0].
 
 CSV: one row per player and game; `check_csv_cell` neutralises cells a spreadsheet would run as a
 formula (a name starting with = + - @).
+
+The pages stream both files a batch of games at a time (`batches`, `json_chunks`: a game per line;
+`csv_chunks`, read from the summaries stored with each game, companion.summaries), pausing for the
+tables' requests (`limits.pause`): 5,000 games are neither scored nor held in memory.
 """
 
 from __future__ import annotations
@@ -25,13 +29,13 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import forms, games, jsonio
+from . import forms, games, jsonio, limits, summaries
 from .extensions import db
 from .games.core import InvalidDocument, Problem, join
 from .games.i18n import _
@@ -63,18 +67,59 @@ def iso(moment: datetime) -> str:
 # --------------------------------------------------------------------------- export
 
 
-def records(device: str | None) -> list[GameRecord]:
-    """A device's games (all of them: the history page's limit does not apply), or every game of the
-    database when `device` is None; oldest first."""
-    query = sa.select(GameRecord).order_by(GameRecord.created_at, GameRecord.id)
+def _of_device(query, device: str | None):
+    """`query` narrowed to a device's games (None: every game of the database)."""
     if device is not None:
         query = query.join(DeviceGame, DeviceGame.game_id == GameRecord.id).where(DeviceGame.device == device)
-    return list(db.session.scalars(query))
+    return query
 
 
-def colours_of(record: GameRecord) -> list[str]:
+def records(device: str | None) -> list[GameRecord]:
+    """A device's games (all of them: the history page's limit does not apply), or every game of the
+    database when `device` is None; oldest first. The command line's export reads them whole; the
+    pages stream theirs (`batches`)."""
+    query = sa.select(GameRecord).order_by(GameRecord.created_at, GameRecord.id)
+    return list(db.session.scalars(_of_device(query, device)))
+
+
+JSON_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.status, GameRecord.created_at,
+                GameRecord.updated_at, GameRecord.colours, GameRecord.document)
+CSV_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.game, GameRecord.variant, GameRecord.status,
+               GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary)
+BATCH = 250  # games read at a time: an export of 5,000 games never holds them all in memory
+
+
+def batches(device: str | None, columns: Sequence, size: int = BATCH) -> Iterator[list]:
+    """A device's games (every game when `device` is None), oldest first, `size` rows at a time,
+    only the `columns` asked for (rows, not ORM objects: a tenth of the cost). The order is read
+    first (ids only); a game deleted meanwhile is left out."""
+    order = sa.select(GameRecord.id).order_by(GameRecord.created_at, GameRecord.id)
+    ids = list(db.session.scalars(_of_device(order, device)))
+    for start in range(0, len(ids), size):
+        chunk = ids[start:start + size]
+        found = db.session.execute(sa.select(*columns).where(GameRecord.id.in_(chunk)))
+        rows = {row.id: row for row in found}
+        yield [rows[i] for i in chunk if i in rows]
+
+
+def variants_of(device: str | None) -> set[tuple[str, str]]:
+    """The (game, variant) pairs among a device's games: the CSV's columns, known before its rows."""
+    query = sa.select(GameRecord.game, GameRecord.variant).distinct()
+    return {(row.game, row.variant) for row in db.session.execute(_of_device(query, device))}
+
+
+def colours_of(record) -> list[str]:
     n = len(record.document.get("players", [])) if isinstance(record.document, dict) else 0
-    return (list(record.colours or []) + [""] * n)[:n]
+    return _padded(record.colours, n)
+
+
+def _padded(colours, n: int) -> list[str]:
+    return (list(colours or []) + [""] * n)[:n]
+
+
+def _game_entry(r) -> dict:
+    return {"id": r.uid, "status": r.status, "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
+            "colours": colours_of(r), "document": r.document}
 
 
 def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
@@ -82,65 +127,119 @@ def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": iso(now or datetime.now(UTC)),
-        "games": [{"id": r.uid, "status": r.status, "created_at": iso(r.created_at),
-                   "updated_at": iso(r.updated_at), "colours": colours_of(r), "document": r.document}
-                  for r in items],
+        "games": [_game_entry(r) for r in items],
     }
 
 
+def json_chunks(groups: Iterable[Iterable], now: datetime | None = None) -> Iterator[str]:
+    """The JSON export, a batch of games at a time (5,000 games are 10 MB: never held whole): the
+    file's keys one per line, then each game on a line of its own (written by the C encoder; an
+    indented document costs five times as much to write), the same data as `to_json`."""
+    head = json.dumps({"format": FORMAT, "version": VERSION, "exported_at": iso(now or datetime.now(UTC)),
+                       "games": []}, ensure_ascii=False, indent=1)
+    head = head[:head.rindex("[")] + "["  # ... "games": [
+    empty = True
+    for group in groups:
+        parts = []
+        for n, r in enumerate(group, 1):
+            parts.append("  " + json.dumps(_game_entry(r), ensure_ascii=False))
+            if n % limits.PAUSE_EVERY == 0:
+                limits.pause()
+        if parts:
+            yield (head + "\n" if empty else ",\n") + ",\n".join(parts)
+            empty = False
+    yield (head + "]\n}\n") if empty else "\n ]\n}\n"
+
+
 def json_text(items: Iterable[GameRecord]) -> str:
-    return json.dumps(to_json(items), ensure_ascii=False, indent=1) + "\n"
+    return "".join(json_chunks([items]))
+
+
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def check_csv_cell(value: object) -> object:
     """A text cell a spreadsheet would read as a formula gets a leading apostrophe (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    if isinstance(value, str) and value[:1] in FORMULA:
         return "'" + value
     return value
 
 
-def csv_text(items: Sequence[GameRecord]) -> str:
-    """One row per player and game: the fixed columns, then one column per breakdown key of the
-    exported games (contract keys, in the games' category order). A game that does not score (a
-    draft) leaves place, total, winner and the breakdown empty. `winner` is 1 or 0 (a column sum
-    counts wins); dates are UTC."""
-    scored = [(r, _result(r)) for r in items]
+def csv_keys(pairs: set[tuple[str, str]]) -> list[str]:
+    """The breakdown columns of the exported games: contract keys, in the games' category order."""
     keys: list[str] = []
     for game in games.GAMES.values():
         for variant in game.variants:
-            if any(r.game == game.id and r.variant == variant for r, _ in scored):
+            if (game.id, variant) in pairs:
                 keys += [k for k in game.keys(variant) if k not in keys]
+    return keys
+
+
+def csv_chunks(groups: Iterable[Iterable], keys: Sequence[str]) -> Iterator[str]:
+    """The CSV export, a batch of games at a time (rows with `summary` and `version`, see
+    CSV_COLUMNS): one row per player and game, the fixed columns then one per breakdown key. Read
+    from each game's stored summary (companion.summaries); a game whose summary is stale or damaged
+    is scored here. A game that does not score (a draft) leaves place, total, winner and the
+    breakdown empty. `winner` is 1 or 0 (a column sum counts wins); dates are UTC."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([*FIXED_COLUMNS, *keys])
-    for record, result in scored:
-        colours = colours_of(record)
-        screens = forms.screens(record.game)
-        names = [p.get("name", "") if isinstance(p, dict) else "" for p in record.document.get("players", [])]
-        for seat, name in enumerate(names):
-            colour = colours[seat]
-            colour_text = (screens.colour_name(colour) if screens else "") or colour
-            row: list[object] = [record.uid, record.game, record.variant,
-                                 utc(record.created_at).strftime("%Y-%m-%d %H:%M:%S"), record.status,
-                                 name.strip(), colour_text, seat + 1]
-            if result is None:
-                row += ["", "", ""] + [""] * len(keys)
-            else:
-                score = result.players[seat]
-                points = {line.key: line.points for line in score.breakdown}
-                row += [result.place_of(score.name), score.total, int(score.name in result.winners)]
-                row += [points.get(k, "") for k in keys]
-            writer.writerow([check_csv_cell(v) for v in row])
-    return "\ufeff" + out.getvalue()  # the BOM: spreadsheets then read accents as UTF-8
+    yield "\ufeff" + out.getvalue()  # the BOM: spreadsheets then read accents as UTF-8
+    colour_names: dict[str, dict] = {}
+    for group in groups:
+        out.seek(0)
+        out.truncate()
+        rows, stale = [], []
+        for record in group:
+            try:
+                if not summaries.current(record.summary, record.version):
+                    raise ValueError("stale")
+                rows.append((record, record.summary["names"], summaries.result_of(record.summary)))
+            except ValueError:
+                rows.append((record, None, None))
+                stale.append(record.id)
+        if stale:  # read and scored here (an upgrade of the rules, a hand-edited database)
+            documents = dict(db.session.execute(
+                sa.select(GameRecord.id, GameRecord.document).where(GameRecord.id.in_(stale))).all())
+            for i, (record, names, _) in enumerate(rows):
+                if names is None:
+                    made = summaries.make(documents.get(record.id), record.version)
+                    rows[i] = (record, made["names"], made["result"])
+        for n, (record, names, result) in enumerate(rows, 1):
+            if n % limits.PAUSE_EVERY == 0:
+                limits.pause()
+            if record.game not in colour_names:
+                screens = forms.screens(record.game)
+                colour_names[record.game] = dict(screens.palette) if screens else {}
+            _csv_rows(writer, record, names, result if record.status == "scored" else None, keys,
+                      colour_names[record.game])
+        yield out.getvalue()
 
 
-def _result(record: GameRecord):
-    if record.status != "scored":
-        return None
-    try:
-        return games.score(record.document)
-    except games.InvalidDocument:
-        return None
+def _csv_rows(writer, record, names: list, result: dict | None, keys: Sequence[str],
+              colour_names: dict) -> None:
+    colours = _padded(record.colours, len(names))
+    date = utc(record.created_at).strftime("%Y-%m-%d %H:%M:%S")
+    fixed = [check_csv_cell(record.uid), check_csv_cell(record.game), check_csv_cell(record.variant), date,
+             check_csv_cell(record.status)]
+    blank = ["", "", ""] + [""] * len(keys)
+    for seat, name in enumerate(names):
+        colour = colours[seat]
+        row = [*fixed, check_csv_cell(name.strip()), check_csv_cell(colour_names.get(colour, "") or colour),
+               seat + 1]
+        if result is None:
+            row += blank
+        else:
+            player, points = result["players"][seat]
+            by_key = dict(zip(result["keys"], points, strict=True))
+            row += [result["places"][seat], sum(points), int(player in result["winners"])]
+            row += [by_key.get(k, "") for k in keys]
+        writer.writerow(row)
+
+
+def csv_text(items: Sequence[GameRecord]) -> str:
+    """The CSV export of records read whole (the command line), through the same rows as the page."""
+    return "".join(csv_chunks([items], csv_keys({(r.game, r.variant) for r in items})))
 
 
 # --------------------------------------------------------------------------- import
@@ -329,7 +428,8 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
                 continue
             record = GameRecord(uid=g.uid, game=g.document["game"], variant=g.document["variant"],
                                 document=g.document, colours=g.colours, status=g.status, version=1,
-                                created_at=g.created_at, updated_at=g.updated_at)
+                                created_at=g.created_at, updated_at=g.updated_at,
+                                summary=summaries.make(g.document, 1))
             db.session.add(record)
             db.session.flush()
             if device is not None:

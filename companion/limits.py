@@ -16,6 +16,14 @@
 - Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
+- Heavy routes (views marked `@heavy`: exports, statistics) have a share of their own,
+  `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight exports of 5,000 games
+  at once wait their turn among themselves while the tables' autosaves and pages keep their slots.
+  A streamed response (a generator: the exports) holds its slot until its body is written or
+  closed, since it works while it is sent; any other is done when the view returns. Heavy work
+  also pauses every few games while other requests are working in the process (`pause`): one
+  interpreter runs one thread at a time, and a share of the slots alone left an autosave beside
+  an export waiting seconds for it.
 """
 
 from __future__ import annotations
@@ -25,39 +33,88 @@ import tempfile
 import threading
 import time
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, abort, current_app, has_app_context, request
 
 TOO_LARGE = "companion.body_too_large"
 TOO_SLOW = "companion.body_too_slow"
 SERVICE_US = "companion.service_us"
+GATE = "companion.gate"
+PAUSE_EVERY = 25  # games between two pauses of heavy work (a few milliseconds of work)
+YIELD_STEP = 0.002  # seconds: how often a pausing heavy request looks again
+YIELD_MOST = 0.25  # seconds a heavy request waits at most per pause: it still moves on under load
+STREAMED = "companion.streamed"
 READ_SIZE = 64 * 1024
 BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead by default (the app passes UPLOAD_MAX_BYTES)
 SPOOL_IN_MEMORY = 1024 * 1024  # past this, a body being read ahead waits in a temporary file
 
 
-class RequestGate:
-    """WSGI middleware: buffer the body (at most `limit` bytes), then wait for one of `active` slots."""
+def heavy(view):
+    """Mark a view as heavy (its work grows with a device's games): it runs in the heavy share of
+    the working slots (`HEAVY_REQUESTS`), never in the one the tables' pages and saves use."""
+    view.heavy = True
+    return view
 
-    def __init__(self, app, limit: int | None, active: int, buffered: int = BUFFERED_MAX):
+
+class RequestGate:
+    """WSGI middleware: buffer the body (at most `limit` bytes), then wait for one of `active` slots
+    (`heavy` slots for the paths `heavy_paths()` names)."""
+
+    def __init__(self, app, limit: int | None, active: int, buffered: int = BUFFERED_MAX,
+                 heavy: int = 0, heavy_paths=frozenset):
         self.app = app
         self.limit = limit
         # A view may allow more than `limit` (an upload): such bodies, up to `buffered` bytes, are
         # read first too, into memory then a temporary file; past that the app answers 413 itself.
         self.buffered = max(buffered, limit or 0)
         self.slots = threading.BoundedSemaphore(active) if active > 0 else None
+        self.heavy_slots = threading.BoundedSemaphore(heavy) if heavy > 0 else self.slots
+        self.heavy_paths = heavy_paths
+        self._heavy: frozenset | None = None
+        self.light = 0  # requests other than heavy ones working now (`yield_to_light`)
+        self._count = threading.Lock()
 
     def __call__(self, environ, start_response):
         if self.limit is not None:
             self.buffer(environ)
-        if self.slots is None:
+        if self._heavy is None:  # read once the app's routes are all registered
+            self._heavy = frozenset(self.heavy_paths())
+        is_heavy = environ.get("PATH_INFO") in self._heavy
+        slots = self.heavy_slots if is_heavy else self.slots
+        if slots is None:
             return self.app(environ, start_response)
-        with self.slots:
-            start = time.perf_counter()
-            try:
-                return self.app(environ, start_response)
-            finally:
-                # The time spent working, without the wait for a slot (bench/load.py logs it).
-                environ[SERVICE_US] = str(int((time.perf_counter() - start) * 1e6))
+        slots.acquire()
+        start = time.perf_counter()
+        if not is_heavy:
+            with self._count:
+                self.light += 1
+
+        def done():
+            if not is_heavy:
+                with self._count:
+                    self.light -= 1
+            slots.release()
+            # The time spent working, without the wait for a slot (bench/load.py logs it).
+            environ[SERVICE_US] = str(int((time.perf_counter() - start) * 1e6))
+
+        try:
+            body = self.app(environ, start_response)
+        except BaseException:
+            done()
+            raise
+        if not environ.get(STREAMED):  # written at once: the work is done
+            done()
+            return body
+        return Held(body, done)
+
+    def yield_to_light(self, most: float = YIELD_MOST) -> None:
+        """A heavy request's pause between two steps: while other requests are working in this
+        process, wait (up to `most` seconds) so that they have the interpreter to themselves."""
+        waited = 0.0
+        while self.light and waited < most:
+            time.sleep(YIELD_STEP)
+            waited += YIELD_STEP
+        if not waited:
+            time.sleep(0)  # let a thread waiting for the interpreter have it now
 
     def buffer(self, environ) -> None:
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
@@ -103,6 +160,57 @@ def upload(too_large):
     return mark
 
 
+class Held:
+    """A response body whose slot is released once it is written to its end, or closed (a client
+    gone), whichever comes first: a streamed body works while the server iterates it."""
+
+    def __init__(self, body, done):
+        self.body = body
+        self.parts = iter(body)
+        self._done = done
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            return next(self.parts)
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        done, self._done = self._done, None
+        if done is not None:
+            done()
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.release()
+
+
+def pause() -> None:
+    """Called by heavy work every few games (`PAUSE_EVERY`): Python runs one thread at a time, and
+    a table's autosave sharing the interpreter with an export took seconds; it now waits while the
+    process's other requests work (`RequestGate.yield_to_light`), then goes on."""
+    gate = current_app.extensions.get(GATE) if has_app_context() else None
+    if gate is not None:
+        gate.yield_to_light()
+    else:
+        time.sleep(0)
+
+
+def mark_streamed(response):
+    """after_request hook: a body made while it is sent (a generator) keeps its slot until written."""
+    if response.is_streamed and not response.direct_passthrough:
+        request.environ[STREAMED] = True
+    return response
+
+
 def refuse():
     if request.environ.get(TOO_SLOW):
         abort(408)
@@ -116,9 +224,18 @@ def refuse():
     return None
 
 
+def heavy_paths(app: Flask) -> set[str]:
+    """The paths of the views marked `@heavy` (rules without variables: the gate matches exact paths)."""
+    return {rule.rule for rule in app.url_map.iter_rules()
+            if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), "heavy", False)}
+
+
 def init_app(app: Flask) -> None:
     """Call before any extension that reads the body (CSRF reads forms in its own hook)."""
-    app.wsgi_app = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
-                               int(app.config.get("ACTIVE_REQUESTS") or 0),
-                               int(app.config.get("UPLOAD_MAX_BYTES") or BUFFERED_MAX))
+    gate = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
+                       int(app.config.get("ACTIVE_REQUESTS") or 0),
+                       int(app.config.get("UPLOAD_MAX_BYTES") or BUFFERED_MAX),
+                       heavy=int(app.config.get("HEAVY_REQUESTS") or 0), heavy_paths=lambda: heavy_paths(app))
+    app.wsgi_app = app.extensions[GATE] = gate
     app.before_request(refuse)
+    app.after_request(mark_streamed)

@@ -46,9 +46,9 @@ class GameRecord(db.Model):
     # Player colours (CSS hex, same order as document["players"]): not part of the contract
     # document, whose unknown keys are errors, so they are kept beside it.
     colours: Mapped[list | None] = mapped_column(sa.JSON, nullable=True)
-    # What the statistics need of the result (totals, breakdown, places), written by the statistics
-    # page for the version and engine it was computed with (companion/views/stats.py): 500 games
-    # need not be scored again on every visit. Never read as the truth: it is remade when stale.
+    # What the statistics and the CSV export need of this version (names, points, places, winners;
+    # companion/summaries.py), written with the document (store.save) for the version and engine it
+    # was made with: 5,000 games are never scored on a visit. Never read as the truth: remade when stale.
     summary: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
     # Names the table gives once, beside the document for the same reason: {"colours": [...]} for
     # Revive's three card colours (the rules name only yellow).

@@ -58,6 +58,8 @@ def from_env(instance_path: str) -> dict:
         "UPLOAD_MAX_BYTES": int(os.environ.get("UPLOAD_MAX_BYTES", "") or UPLOAD_MAX_BYTES),
         # Requests running the app at once per process (companion.limits); 0: no limit.
         "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
+        # Heavy routes (exports, statistics) working at once per process, beside those: their own share.
+        "HEAVY_REQUESTS": int(os.environ.get("HEAVY_REQUESTS", "") or 1),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "WTF_CSRF_TIME_LIMIT": None,  # a game is scored over an evening: tokens last the session
         "SESSION_COOKIE_HTTPONLY": True,

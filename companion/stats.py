@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from . import games
+from . import games, summaries
 from .games.core import Result
 
 SERIES_MAX = 6  # lines a phone-width chart can show legibly: the players who played most
@@ -44,18 +44,8 @@ def play(uid: str, game: str, variant: str, when: datetime, document: object) ->
 
 
 def summary_of(result: Result) -> dict:
-    """What the statistics keep of a result, as compact JSON: the breakdown keys once, each
-    player's name and points in seat order, the winners."""
-    keys = [line.key for line in result.players[0].breakdown] if result.players else []
-    return {"keys": keys,
-            "players": [[p.name, [p.points(k) for k in keys]] for p in result.players],
-            "winners": list(result.winners)}
-
-
-def summary_of_play(p: Play) -> dict:
-    """summary_of() again, from a Play: what the statistics page writes back."""
-    return {"keys": list(p.keys), "players": [[name, list(points)] for name, _, points in p.players],
-            "winners": sorted(p.winners)}
+    """What the statistics keep of a result (companion.summaries, stored with each version)."""
+    return summaries.of_result(result)
 
 
 def from_summary(uid: str, game: str, variant: str, when: datetime, summary: dict) -> Play | None:

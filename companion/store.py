@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from flask import abort, current_app, g, request
 from sqlalchemy.orm.attributes import set_committed_value
 
-from . import diskfull, games
+from . import diskfull, games, summaries
 from .extensions import db
 from .games import i18n
 from .models import DeviceGame, GameRecord, now
@@ -52,7 +52,8 @@ def create(game: str, variant: str, players: list[str], colours: list[str],
     document = {"game": game, "variant": variant, **(document or {}),
                 "players": [{"name": n} for n in players]}
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
-                        labels=labels or None, status="draft", version=1, creation_key=creation_key or None)
+                        labels=labels or None, status="draft", version=1, creation_key=creation_key or None,
+                        summary=summary_for(document, 1))
     db.session.add(record)
     try:
         db.session.flush()
@@ -158,9 +159,11 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     """Store `document` if `version` is still the stored one; raise StaleVersion otherwise.
 
     The check and the write are one UPDATE ... WHERE version = :version, so two phones saving at
-    the same instant cannot both win, whatever the database or the number of workers.
+    the same instant cannot both win, whatever the database or the number of workers. The new
+    version's summary (`summary_for`) is written in the same statement.
     """
-    values = {"document": document, "version": version + 1, "updated_at": now()}
+    values = {"document": document, "version": version + 1, "updated_at": now(),
+              "summary": summary_for(document, version + 1)}
     if status:
         values["status"] = status
     done = db.session.execute(
@@ -177,6 +180,15 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     for key, value in values.items():
         set_committed_value(record, key, value)
     return record
+
+
+def summary_for(document: dict, version: int) -> dict:
+    """The summary stored with `document` at `version` (companion.summaries), in the statement that
+    writes the document: whatever writes a game's document writes this beside it, so the statistics
+    and the exports read summaries and score nothing."""
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    # Scored through result_of's cache: the answer to a save reads the same result again.
+    return summaries.make(document, version, result=_result_of_text(text, i18n.current()))
 
 
 def set_status(record: GameRecord, status: str) -> None:

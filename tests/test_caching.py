@@ -153,7 +153,10 @@ def test_gunicorn_config_warms_each_worker(monkeypatch):
     from companion import ROOT, pdf
 
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert config["worker_class"] == "gthread" and config["threads"] >= 8
+    from gunicorn.util import load_class
+    from gunicorn.workers.gthread import ThreadWorker
+
+    assert issubclass(load_class(config["worker_class"]), ThreadWorker) and config["threads"] >= 8
     assert config["max_requests"] > 0 and config["max_requests_jitter"] > 0
     assert config["logger_class"] == "companion.logmask.GunicornLogger"
     calls = []

@@ -230,7 +230,7 @@ def test_new_pages_keep_the_csp(app, client):
 
 
 def test_each_game_is_scored_once_then_read_from_its_summary(app, client, monkeypatch):
-    from companion.views import stats as view
+    from companion import summaries as view
 
     device = device_of(client)
     made = store_games(app, device, THREE)

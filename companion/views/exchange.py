@@ -1,14 +1,26 @@
 """Export this device's games (JSON to restore, CSV for a spreadsheet) and restore an export file.
 
 Thin: `companion.exchange` builds and checks the files; here only the device, the upload form (CSRF
-through Flask-WTF, a size limit of its own) and the French messages.
+through Flask-WTF, a size limit of its own) and the French messages. Exports are streamed, a batch
+of games at a time, and are heavy routes (`limits.heavy`): thousands of games wait for the heavy
+share of the working slots, never for the tables' autosaves.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 
 from .. import exchange, limits, store
 from ..games.i18n import _, ngettext
@@ -27,25 +39,31 @@ def _too_big():
     return _refused([exchange.Problem("fichier", _("fichier trop gros ({n} Mo au plus)", n=megabytes))], 413)
 
 
-def _download(text: str, mimetype: str, extension: str) -> Response:
+def _download(chunks, mimetype: str, extension: str) -> Response:
+    """The file, streamed as it is written (a batch of games at a time), in the request's context."""
     name = f"mes-parties-{datetime.now(UTC):%Y-%m-%d}.{extension}"
-    return Response(text, mimetype=mimetype, headers={
+    return Response(stream_with_context(chunks), mimetype=mimetype, headers={
         "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
-def _mine():
+def _mine(columns):
+    """This device's games, a batch at a time (none for a device without a cookie yet)."""
     device = store.device_id(create=False)
-    return [] if device is None else exchange.records(device)
+    return iter(()) if device is None else exchange.batches(device, columns)
 
 
 @bp.get("/parties/export.json")
+@limits.heavy
 def export_json():
-    return _download(exchange.json_text(_mine()), "application/json", "json")
+    return _download(exchange.json_chunks(_mine(exchange.JSON_COLUMNS)), "application/json", "json")
 
 
 @bp.get("/parties/export.csv")
+@limits.heavy
 def export_csv():
-    return _download(exchange.csv_text(_mine()), "text/csv", "csv")
+    device = store.device_id(create=False)
+    keys = exchange.csv_keys(exchange.variants_of(device) if device is not None else set())
+    return _download(exchange.csv_chunks(_mine(exchange.CSV_COLUMNS), keys), "text/csv", "csv")
 
 
 @bp.route("/parties/importer", methods=["GET", "POST"])

@@ -3,20 +3,20 @@ this feature: the BG Stats link and the category-mix chart (template globals, so
 does not change).
 
 The statistics read every scored game of the device (not only the history's latest 100) in one
-query, with each game's remembered summary; only games changed since are scored (`device_plays`).
+query, with each game's summary written when it was saved; nothing is scored unless a summary is
+stale (`device_plays`). The page is one of the heavy routes (`limits.heavy`): a device with
+thousands of games waits for the heavy share of the working slots, not the tables' autosaves.
 """
 
 from __future__ import annotations
 
-import hashlib
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
 import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
-from .. import bgstats, charts, diskfull, games, store
+from .. import bgstats, charts, diskfull, limits, store, summaries
 from .. import stats as statistics
 from ..extensions import db
 from ..games.i18n import _
@@ -27,24 +27,13 @@ bp = Blueprint("stats", __name__)
 bp.after_request(store.set_device_cookie)
 
 
-def _engine_fingerprint() -> str:
-    """Changes whenever the scoring code does: a summary made by another engine is made again."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(games.__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-ENGINE = _engine_fingerprint()
-
-
 def device_plays() -> list[statistics.Play]:
     """This device's scored games, all of them (not the history's latest 100).
 
-    One query reads each game's identity and its stored summary (`GameRecord.summary`); a game
-    whose summary is missing or stale (made for another version of the game, or by another engine)
-    is read in full, scored once, and its summary written back. Scoring 500 games takes longer than
-    the page's whole 100 ms budget, so the page scores only what changed since its last visit."""
+    One query reads each game's identity and its stored summary (`GameRecord.summary`, written with
+    every version of the game: companion.summaries); a game whose summary is missing or stale (made
+    for another version, or by another engine: the rules changed) is read in full, scored once, and
+    its summary written back, so an upgrade of the rules costs one slower visit, not every one."""
     device = store.device_id(create=False)
     if device is None:
         return []
@@ -55,10 +44,11 @@ def device_plays() -> list[statistics.Play]:
         .where(DeviceGame.device == device, GameRecord.status == "scored")).all()
     plays: dict[int, statistics.Play | None] = {}
     missing = []
-    for row in rows:
-        kept = row.summary
-        if isinstance(kept, dict) and kept.get("version") == row.version and kept.get("engine") == ENGINE:
-            result = kept.get("result")
+    for n, row in enumerate(rows, 1):
+        if n % (10 * limits.PAUSE_EVERY) == 0:  # a summary read costs a tenth of a game written
+            limits.pause()
+        if summaries.current(row.summary, row.version):
+            result = row.summary.get("result")
             if result is None:  # this version does not score: left out, as the history does
                 plays[row.id] = None
                 continue
@@ -66,11 +56,19 @@ def device_plays() -> list[statistics.Play]:
             if play is not None:
                 plays[row.id] = play
                 continue
-        missing.append(row)
+        missing.append(row)  # no summary, a stale one or a damaged one: made again
     if missing:
         _score_and_keep(missing, plays)
     found = (plays.get(row.id) for row in rows)
     return [p for p in found if p is not None]
+
+
+def _play(row, summary: dict) -> statistics.Play | None:
+    """None when this version does not score: left out, as the history does."""
+    result = summary.get("result")
+    if result is None:
+        return None
+    return statistics.from_summary(row.uid, row.game, row.variant, row.created_at, result)
 
 
 def _score_and_keep(rows, plays: dict) -> None:
@@ -78,12 +76,12 @@ def _score_and_keep(rows, plays: dict) -> None:
     documents = dict(db.session.execute(
         sa.select(GameRecord.id, GameRecord.document).where(GameRecord.id.in_(ids))).all())
     kept = []
-    for row in rows:
-        play = statistics.play(row.uid, row.game, row.variant, row.created_at, documents.get(row.id))
-        plays[row.id] = play
-        kept.append({"row_id": row.id, "row_version": row.version, "row_summary": {
-            "version": row.version, "engine": ENGINE,
-            "result": statistics.summary_of_play(play) if play else None}})
+    for n, row in enumerate(rows, 1):
+        if n % limits.PAUSE_EVERY == 0:
+            limits.pause()
+        summary = summaries.make(documents.get(row.id), row.version)
+        plays[row.id] = _play(row, summary)
+        kept.append({"row_id": row.id, "row_version": row.version, "row_summary": summary})
     # One statement for all: written only if the game is still at that version (a save in between
     # wins), and updated_at set to itself so that a summary does not move the game up the history.
     games_table = GameRecord.__table__
@@ -101,6 +99,7 @@ def _score_and_keep(rows, plays: dict) -> None:
 
 
 @bp.get("/statistiques")
+@limits.heavy
 def index():
     player = (request.args.get("joueur") or "").strip()[:80] or None
     summary = statistics.summarise(device_plays(), player)
