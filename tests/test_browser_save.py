@@ -512,3 +512,45 @@ def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
         assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
     finally:
         context.close()
+
+
+# what phone A types for Ugo, and phone B for Wes (its track, and a field of a list where the game has
+# one), per game: the issue's story of a second phone opened before anything was saved
+FIRST_SAVE = {"rebirth": ("players-0-track", "30"), "reterra": ("players-0-segments", "2"),
+              "revive": ("players-0-track", "30")}
+SECOND_PHONE = {"rebirth": {"players-1-track": "12", "players-1-ports": "1"},
+                "reterra": {"players-1-segments": "1", "players-1-relics": "3"},
+                "revive": {"players-1-track": "40", "players-1-artifacts-1": "1"}}
+
+
+@pytest.mark.parametrize(("game", "variant"), [("rebirth", "scotland"), ("rebirth", "ireland"),
+                                               ("reterra", "base"), ("revive", "base"), ("revive", "abyss")])
+def test_a_second_phone_opened_before_the_first_save_saves_everything(phone, browser, live_server,
+                                                                      game, variant):
+    """Phone B opens the entry link before anything is saved; A saves Ugo's field; B types Wes's: every
+    one of B's entries is stored, no conflict (Revive's artifact counts nobody typed are stored as 0,
+    the same value as B's blank)."""
+    url = new_game(phone, game, variant, ["Ugo", "Wes"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        name, value = FIRST_SAVE[game]
+        show_player(phone, 0)
+        phone.fill(f'[name="{name}"]', value)
+        saved(phone)
+        show_player(other, 1)
+        for field, typed in SECOND_PHONE[game].items():
+            other.fill(f'[name="{field}"]', typed)
+        saved(other)
+        assert other.locator(".theirs").count() == 0
+        assert other.locator("#play-notice").is_hidden()
+        page = stored_document(live_server, url)
+        fields = {name: value} | SECOND_PHONE[game]
+        for field, typed in fields.items():
+            _, seat, *path = field.split("-")
+            held = page["players"][int(seat)]
+            for part in path:
+                held = held[int(part)] if part.isdigit() else held[part]
+            assert str(held) == typed, field
+    finally:
+        context.close()

@@ -928,6 +928,17 @@ class Stored:
     limits: Mapping[str, int]
     document: dict
     paths: Mapping[str, str]
+    # field name -> the text the stored document shows for a field nobody typed, when not blank: an
+    # entry of a fixed list of numbers is stored as 0 (the contract keeps every entry), so "" and "0"
+    # are one value there (`same`)
+    blanks: Mapping[str, str] = field(default_factory=dict)
+
+    def same(self, name: str, a: str, b: str) -> bool:
+        """Whether two texts of a field mean one stored value."""
+        if a == b:
+            return True
+        blank = self.blanks.get(name)
+        return blank is not None and {a, b} <= {"", blank}
 
 
 def stored(screens_: Screens, document: dict) -> Stored:
@@ -946,7 +957,15 @@ def _stored(game_id: str, text: str, lang: str) -> Stored:
     limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
     # shared by every request of this process: read only
     return Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
-                  MappingProxyType(paths))
+                  MappingProxyType(paths), MappingProxyType(blank_texts(form)))
+
+
+def blank_texts(form) -> dict[str, str]:
+    """Field name -> the text a field nobody typed shows once its document is stored, where it is
+    not blank: a number in a fixed list (`Fixed`, or a game's own `FieldList`) is stored as 0
+    (`_convert`), so a page rendered before the first save (blank) and after it ("0") agree."""
+    return {entry.name: "0" for f in walk(form) if isinstance(f, FieldList) and not isinstance(f, Rows)
+            for entry in f.entries if isinstance(entry, Count)}
 
 
 @dataclass
@@ -1032,7 +1051,8 @@ def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]]
     conflicts = {}
     for name, (was, mine) in changes.items():
         now = view.values.get(name, "")
-        if now != was and now != mine:
+        # as the stored document means it: a 0 the server filled in is the blank the page was based on
+        if not view.same(name, now, was) and not view.same(name, now, mine):
             conflicts[name] = view.shown.get(name) or _("vide")
     data = view.values | {name: mine for name, (_, mine) in changes.items()}
     # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
