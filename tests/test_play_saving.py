@@ -74,3 +74,97 @@ def test_no_js_second_phone_opened_before_the_first_save_is_no_conflict(client, 
     assert response.status_code == 302
     wes = stored(app, token).document["players"][1]
     assert wes["track"] == 40 and wes["artifacts"] == [0, 1, 0]
+
+
+# ------------------------------------------------------------------ Reterra: counts follow their card
+
+
+def _cards(client, token: str) -> int:
+    """Three cards in play, Maëlle has 1 Ferme, 2 Puits, 3 Forge, Yanis nothing: the version."""
+    answer = autosave(client, token, 1, ["buildings-0", "buildings-1", "buildings-2"],
+                      buildings__0__name=("", "Ferme"), buildings__0__points=("", "3"),
+                      buildings__1__name=("", "Puits"), buildings__1__points=("", "2"),
+                      buildings__2__name=("", "Forge"), buildings__2__points=("", "4"),
+                      players__0__built__0=("", "1"), players__0__built__1=("", "2"),
+                      players__0__built__2=("", "3"))
+    assert answer.status_code == 200, answer.json
+    return answer.json["version"]
+
+
+def _remove_puits(client, token: str, version: int) -> None:
+    """Phone A removes the Puits card (row 2 of 3): the rows after it move up, as play.js sends it."""
+    answer = autosave(client, token, version,
+                      buildings__1__id=("puits", "forge"), buildings__1__name=("Puits", "Forge"),
+                      buildings__1__points=("2", "4"), buildings__2__id=("forge", ""),
+                      buildings__2__name=("Forge", ""), buildings__2__points=("4", ""),
+                      players__0__built__1=("2", "3"), players__0__built__2=("3", ""))
+    assert answer.status_code == 200, answer.json
+
+
+def keyed(client, token: str, version: int, keys: dict[str, str], **changes):
+    """An autosave whose building counts say the card they were typed for (`row_keys`)."""
+    data = {"version": str(version), "row_keys": json.dumps(keys), "changes": json.dumps(
+        {name.replace("__", "-"): list(pair) for name, pair in changes.items()})}
+    return client.post(f"/g/{token}/save", data=data)
+
+
+def test_a_count_typed_for_a_card_that_moved_up_goes_to_that_card(client, app):
+    """B has not caught up with A removing the Puits: B's Forge is still its third row. Yanis's 2 Forge
+    go to the Forge (now the second row), not to nowhere (a third row that no longer exists)."""
+    token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(client, token)
+    _remove_puits(client, token, version)
+    answer = keyed(client, token, version, {"players-1-built-2": "Forge"}, players__1__built__2=("", "2"))
+    assert answer.status_code == 200, answer.json
+    doc = stored(app, token).document
+    assert [c["id"] for c in doc["buildings"]] == ["ferme", "forge"]
+    assert doc["players"][1]["buildings"] == {"forge": 2}
+    assert doc["players"][0]["buildings"] == {"ferme": 1, "forge": 3}
+    assert answer.json["stored"]["players-1-built-1"] == "2"
+    assert answer.json["moved"] == {"players-1-built-2": "players-1-built-1"}
+
+
+def test_a_count_typed_for_a_card_the_other_phone_removed_is_said_and_not_written(client, app):
+    """B types Yanis's Puits, which A removed meanwhile, and Yanis's segments: the segments are saved;
+    the count is not written onto the Forge that took the Puits's row, and the phone says why (never
+    dropped without a word); its field goes back to what is stored."""
+    token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(client, token)
+    _remove_puits(client, token, version)
+    answer = keyed(client, token, version, {"players-1-built-1": "Puits"}, players__1__built__1=("", "1"),
+                   players__1__segments=("", "2"))
+    assert answer.status_code == 200, answer.json
+    assert answer.json["general"] == ["Yanis : la carte « Puits » a été retirée sur un autre appareil ; le "
+                                      "nombre saisi pour elle (1) n'est pas enregistré."]
+    assert answer.json["moved"] == {"players-1-built-1": ""}
+    yanis = stored(app, token).document["players"][1]
+    assert yanis["segments"] == 2 and "buildings" not in yanis
+
+
+def test_no_js_counts_follow_the_card_they_were_typed_beside(client, app):
+    """The form posted without JavaScript, from a page rendered before A removed the Puits: Yanis's
+    Forge count (third row on that page) goes to the Forge."""
+    token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(client, token)
+    page_b = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    _remove_puits(client, token, version)
+    response = client.post(f"/g/{token}/", data=page_b | {"players-1-built-2": "2", "action": "save"})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    doc = stored(app, token).document
+    assert doc["players"][1]["buildings"] == {"forge": 2}
+    assert [c["id"] for c in doc["buildings"]] == ["ferme", "forge"]
+
+
+def test_a_card_removed_takes_its_counts_and_the_others_keep_theirs(client, app):
+    """A removes the Puits as play.js now sends it: only the card rows move (board.js leaves out the
+    counts, unchanged card by card); each player's counts stay with their cards on the server."""
+    token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(client, token)
+    answer = keyed(client, token, version, {},
+                   buildings__1__id=("puits", "forge"), buildings__1__name=("Puits", "Forge"),
+                   buildings__1__points=("2", "4"), buildings__2__id=("forge", ""),
+                   buildings__2__name=("Forge", ""), buildings__2__points=("4", ""))
+    assert answer.status_code == 200, answer.json
+    doc = stored(app, token).document
+    assert doc["players"][0]["buildings"] == {"ferme": 1, "forge": 3}
+    assert answer.json["stored"]["players-0-built-1"] == "3"

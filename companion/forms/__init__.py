@@ -848,6 +848,7 @@ def stored_problems(screens_: Screens, view: Stored) -> tuple[dict[str, list[str
 BASE = "base_values"
 CHANGES = "changes"
 ADDED = "new_rows"
+KEYS = "row_keys"  # field name -> the row it was typed for, by the row's own key (Reterra: a card id)
 
 
 def leaf_fields(form):
@@ -906,6 +907,22 @@ def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
             return None
         out[str(name)] = (pair[0].strip(), pair[1].strip())
     return out
+
+
+def parse_keys(text: str | None) -> dict[str, str] | None:
+    """`KEYS` as posted by the autosave: {field name: key} (absent: none), or None when malformed."""
+    if not text:
+        return {}
+    data = _json_object(text)
+    if data is None or not all(isinstance(v, str) for v in data.values()):
+        return None
+    return {str(k): v.strip() for k, v in data.items()}
+
+
+def row_keys(screens_: Screens, form) -> dict[str, str]:
+    """What a posted form says of the rows its fields were typed for (a game's `row_keys`)."""
+    hook = getattr(screens_.module, "row_keys", None)
+    return hook(form) if hook else {}
 
 
 def parse_list(text: str | None) -> list[str] | None:
@@ -979,6 +996,8 @@ class Merged:
     conflicts: dict[str, str]
     stored: dict[str, str]
     moved: dict[str, str] = field(default_factory=dict)
+    # fields left out, with the message saying why (a count for a card another phone removed)
+    dropped: dict[str, str] = field(default_factory=dict)
 
 
 def _under(name: str, prefix: str) -> bool:
@@ -1037,29 +1056,42 @@ def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict
 
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
           extra: dict[str, str] | None = None, view: Stored | None = None,
-          added: list[str] | None = None) -> Merged:
+          added: list[str] | None = None, keys: Mapping[str, str] | None = None) -> Merged:
     """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
     `view`: the stored document's `Stored`, when the caller has it; `added`: the rows this phone
-    added, see `new_rows`)."""
+    added, see `new_rows`; `keys`: the row each field was typed for, by its key, see `KEYS`)."""
     from werkzeug.datastructures import MultiDict
 
     view = view if view is not None else stored(screens_, document)
     moved: dict[str, str] = {}
+    dropped: dict[str, str] = {}
+    keyed: dict = {}
+    module = screens_.module
+    if keys and hasattr(module, "keyed"):  # fields following a row by its key (Reterra's counts by card)
+        names = [p.get("name", "") for p in document.get("players", [])]
+        changes, keyed, dropped = module.keyed(changes, keys, view.values, names)
     if added:
         changes, moved = _relocate(changes, added, view.values, view.limits,
-                                   getattr(screens_.module, "row_companion", None))
+                                   getattr(module, "row_companion", None))
     conflicts = {}
     for name, (was, mine) in changes.items():
         now = view.values.get(name, "")
         # as the stored document means it: a 0 the server filled in is the blank the page was based on
         if not view.same(name, now, was) and not view.same(name, now, mine):
             conflicts[name] = view.shown.get(name) or _("vide")
+    for (seat, card), (was, mine, name) in keyed.items():
+        now = module.stored_count(view.values, seat, card)
+        if now != was and now != mine:
+            conflicts[name] = now or _("vide")
     data = view.values | {name: mine for name, (_, mine) in changes.items()}
+    if hasattr(module, "settle"):  # a game's fields that follow a row by its key go with it
+        moved |= module.settle(data, view.values, keyed, changes)
+    moved |= {name: "" for name in dropped}  # the page puts back what is stored there
     # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
     pairs = list(data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, dict(view.values), moved)
+    return Merged(form, conflicts, dict(view.values), moved, dropped)
 
 
 def labels(form) -> dict[str, str]:

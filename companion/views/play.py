@@ -247,6 +247,7 @@ class Outcome:
     changed: list[str] = field(default_factory=list)
     screens: forms.Screens | None = None
     moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
+    dropped: dict[str, str] = field(default_factory=dict)  # left out, and why (a card removed meanwhile)
 
     @property
     def stored(self) -> dict[str, str]:
@@ -259,17 +260,18 @@ class Outcome:
 RETRIES = 8
 
 
-def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | None, list[str]]:
-    """What this phone changed, {field: (base, mine)}, and the rows it added (blank in its base):
-    the autosave's own lists, or the no-JS form compared with the values its page was rendered
-    from. None when a post cannot say (no base values and an older version): every difference is
-    then treated as a conflict."""
+def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | None, list[str], dict]:
+    """What this phone changed, {field: (base, mine)}, the rows it added (blank in its base) and
+    the row each field was typed for (`forms.KEYS`): the autosave's own lists, or the no-JS form
+    compared with the values its page was rendered from. None when a post cannot say (no base
+    values and an older version): every difference is then treated as a conflict."""
     if forms.CHANGES in request.form:
         changes = forms.parse_changes(request.form[forms.CHANGES])
         added = forms.parse_list(request.form.get(forms.ADDED))
-        if changes is None or added is None:
+        keys = forms.parse_keys(request.form.get(forms.KEYS))
+        if changes is None or added is None or keys is None:
             abort(400)
-        return changes, added
+        return changes, added, keys
     posted_form = sc.form(record.document, formdata=request.form)
     posted = forms.raw_values(posted_form)
     base = forms.parse_values(request.form.get(forms.BASE))
@@ -279,9 +281,9 @@ def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | No
         except ValueError:
             version = None
         if version != record.version:
-            return None, []
+            return None, [], {}
         base = forms.stored(sc, record.document).values
-    return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
+    return forms.changes_of(posted, base), forms.new_rows(posted_form, base), forms.row_keys(sc, posted_form)
 
 
 def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
@@ -289,7 +291,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
 
     The write is `store.save`'s one UPDATE ... WHERE version: when another save got in between,
     the merge is made again on what is stored now (a field both sides changed is a conflict)."""
-    changes, added = _changes(record, sc)
+    changes, added, keys = _changes(record, sc)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
     if changes is None:  # an old page without its base values, behind the stored version
         form = sc.form(record.document, formdata=request.form)
@@ -299,7 +301,8 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
             return Outcome("conflict", record, form, checked, theirs, screens=sc)
         changes = {}  # it says what is stored already: nothing to write
     for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra, forms.stored(sc, record.document), added)
+        merged = forms.merge(sc, record.document, changes, extra, forms.stored(sc, record.document), added,
+                             keys)
         form, changed = merged.form, list(changes)
         checked = forms.check(sc, record.document, form)
         if merged.conflicts:
@@ -311,13 +314,13 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
             status = "scored"
         if checked.document == record.document and status in (None, record.status):
             return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc,
-                           merged.moved)  # nothing new
+                           merged.moved, merged.dropped)  # nothing new
         try:
             record = store.save(record, checked.document, record.version, status=status)
         except store.StaleVersion as exc:
             record = exc.record
             continue
-        return Outcome("saved", record, form, checked, {}, None, changed, sc, merged.moved)
+        return Outcome("saved", record, form, checked, {}, None, changed, sc, merged.moved, merged.dropped)
     abort(503)
 
 
@@ -358,6 +361,8 @@ def edit(token: str):
                           general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
     if finishing:
         return redirect(url_for("play.results", token=token))
+    for message in out.dropped.values():
+        flash(message, "error")
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
     # the fields this phone changed: in this post, or (with JS) in the autosave just before it
     changed = out.changed or forms.parse_list(request.form.get("just_saved")) or []
@@ -386,7 +391,8 @@ def save(token: str):
     if out.kind == "invalid":
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
-    return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
+    return jsonify(ok=True, version=out.record.version, errors=checked.errors,
+                   general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
                    warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),

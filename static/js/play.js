@@ -694,7 +694,12 @@
     var data = new FormData();
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
-    data.append("changes", JSON.stringify(sent));
+    /* Scripts that know what a field follows say it (board.js: the card a count was typed for), and
+       may put a change in the terms the server keeps (a count by card rather than by row). */
+    var payload = JSON.parse(JSON.stringify(sent)), keys = {};
+    form.dispatchEvent(new CustomEvent("sending", { detail: { changes: payload, keys: keys, base: base } }));
+    data.append("changes", JSON.stringify(payload));
+    data.append("row_keys", JSON.stringify(keys));
     data.append("new_rows", JSON.stringify(added(sent)));
     say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
