@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import errno
+import re
+
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -24,6 +27,48 @@ MESSAGES = {
 }
 
 
+# The edit page's own JSON endpoints (static/js/play.js shows `message` as it is and keeps the entry).
+SAVING = re.compile(r"/g/[^/]+/(?:save|state)")
+KEPT = N_("Vos saisies sont gardées sur ce téléphone.")
+DISK_FULL = N_("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+FOR_PHONE = {
+    400: N_("La demande n'a pas été comprise : rechargez la page."),
+    404: N_("Cette partie n'existe plus (supprimée depuis un autre appareil ?) : rien n'a été enregistré."),
+    405: N_("La demande n'a pas été comprise : rechargez la page."),
+    408: N_("Le réseau est trop lent : l'enregistrement n'est pas arrivé en entier. Nouvel essai dans un "
+            "instant."),
+    413: N_("Trop de données d'un coup : rien n'a été enregistré."),
+    503: N_("Le serveur est très occupé : rien n'a été enregistré. Nouvel essai dans un instant."),
+}
+EXPIRED = N_("La page a expiré : rechargez-la pour continuer (rien n'a été enregistré).")
+SERVER = N_("Erreur du serveur : rien n'a été enregistré. Nouvel essai dans un instant.")
+
+
+def saving_error(status: int, message: str):
+    """/save and /state answer every error as JSON the phone shows as it is: what happened, what to
+    do, and that the entry is kept (play.js keeps it in every case)."""
+    text = tr(message)
+    if message != DISK_FULL:
+        text = f"{text} {tr(KEPT)}"
+    return jsonify(ok=False, error=status, message=text), status
+
+
+def disk_full(exc: BaseException | None) -> bool:
+    """No space left: SQLite's "database or disk is full", ENOSPC, PostgreSQL's disk_full (53100),
+    however the database driver and SQLAlchemy wrapped it."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
+            return True
+        if "53100" in (getattr(exc, "sqlstate", None), getattr(exc, "pgcode", None)):
+            return True
+        if "database or disk is full" in str(exc).lower():
+            return True
+        exc = getattr(exc, "orig", None) or exc.__cause__ or exc.__context__
+    return False
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -42,6 +87,10 @@ def error_response(status: int, message: str | None = None, problems: list[dict]
 
 def handle_http(exc: HTTPException):
     status = exc.code or 500
+    if SAVING.fullmatch(request.path):
+        if isinstance(exc, CSRFError):
+            return saving_error(400, EXPIRED)
+        return saving_error(status, FOR_PHONE.get(status, SERVER if status >= 500 else FOR_PHONE[400]))
     if isinstance(exc, CSRFError):
         return error_response(400, _("Le formulaire a expiré ou vient d'un autre site : rechargez la "
                                      "page et recommencez. Rien n'a été enregistré."))
@@ -55,7 +104,8 @@ def handle_unexpected(exc: Exception):
     from flask import current_app
 
     current_app.logger.exception("Unhandled error", exc_info=exc)
-
+    if SAVING.fullmatch(request.path):
+        return saving_error(507, DISK_FULL) if disk_full(exc) else saving_error(500, SERVER)
     return error_response(500)
 
 

@@ -554,3 +554,52 @@ def test_a_second_phone_opened_before_the_first_save_saves_everything(phone, bro
             assert str(held) == typed, field
     finally:
         context.close()
+
+
+def test_a_full_disk_is_said_and_the_entry_kept(phone, live_server, monkeypatch):
+    """The server has no space left when Jules's track is saved: the phone shows the server's message
+    as it is, keeps the typed value (in its field, and through a reload), and saves it once the server
+    can write again."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    from companion import store
+
+    def full(*args, **kwargs):
+        full = sqlite3.OperationalError("database or disk is full")
+        raise sqlalchemy.exc.OperationalError("UPDATE games", {}, full)
+
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    monkeypatch.setattr(store, "save", full)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-track"]', "27")
+    notice = phone.locator("#play-notice")
+    expect(notice).to_have_text("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré")
+    expect(phone.locator('[name="players-1-track"]')).to_have_value("27")
+    phone.reload()  # the draft puts it back, and sends it: the same answer
+    expect(notice).to_have_text("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+    expect(phone.locator('[name="players-1-track"]')).to_have_value("27")
+    assert "track" not in stored_document(live_server, url)["players"][1]
+    monkeypatch.undo()
+    phone.evaluate("window.dispatchEvent(new Event('online'))")  # or the retry, 10 s later
+    saved(phone)
+    assert stored_document(live_server, url)["players"][1]["track"] == 27
+
+
+def test_a_game_deleted_meanwhile_is_said_and_the_entry_kept(phone, live_server):
+    """Another device deleted the game: the phone says so rather than "L'enregistrement a échoué (404)",
+    and the typed value stays in its field."""
+    from companion.extensions import db
+    from companion.models import GameRecord
+
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    token = re.search(r"/g/([\w-]+)/", url).group(1)
+    with live_server.app.app_context():
+        db.session.execute(db.delete(GameRecord).where(GameRecord.edit_token == token))
+        db.session.commit()
+    show_player(phone, 0)
+    phone.fill('[name="players-0-track"]', "9")
+    expect(phone.locator("#play-notice")).to_contain_text("Cette partie n'existe plus")
+    expect(phone.locator('[name="players-0-track"]')).to_have_value("9")

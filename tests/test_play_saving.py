@@ -168,3 +168,149 @@ def test_a_card_removed_takes_its_counts_and_the_others_keep_theirs(client, app)
     doc = stored(app, token).document
     assert doc["players"][0]["buildings"] == {"ferme": 1, "forge": 3}
     assert answer.json["stored"]["players-0-built-1"] == "3"
+
+
+# ------------------------------------------------------------------ /save and /state errors: JSON
+
+
+KEPT = "Vos saisies sont gardées sur ce téléphone."
+
+
+def _error(response, status: int) -> str:
+    """An error of /save or /state as the phone reads it: JSON, its status, a message."""
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    assert response.is_json, response.content_type
+    assert response.json["ok"] is False
+    return response.json["message"]
+
+
+def _revive(client) -> tuple[str, int]:
+    token = create_game(client, "revive", "base", NAMES)
+    return token, _fresh(client, token)[0]
+
+
+def test_an_expired_page_is_said_as_such(tmp_path, monkeypatch):
+    """With CSRF on (as served), a save without a valid token: the page has expired, reload it."""
+    from conftest import make_app
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    token = create_game_with_csrf(client)
+    data = {"version": "1", "csrf_token": "stale", "changes": '{"players-0-track": ["", "3"]}'}
+    message = _error(client.post(f"/g/{token}/save", data=data), 400)
+    assert message.startswith("La page a expiré : rechargez-la") and message.endswith(KEPT)
+    assert "track" not in stored(app, token).document["players"][0]
+
+
+def create_game_with_csrf(client) -> str:
+    import re
+
+    page = client.get("/nouvelle?game=revive&variant=base").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="csrf_token" value="([^"]+)"', page)
+    once = re.search(r'name="once" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="once" value="([^"]+)"', page)
+    data = {"game": "revive", "variant": "base", "players-0-name": "Ugo", "players-1-name": "Wes",
+            "csrf_token": csrf.group(1), "once": once.group(1) if once else ""}
+    response = client.post("/nouvelle", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[:300]
+    return response.headers["Location"].split("/")[2]
+
+
+def test_a_deleted_game_is_said_on_save_and_on_state(client, app):
+    token, version = _revive(client)
+    from companion.extensions import db
+    from companion.models import GameRecord
+
+    with app.app_context():
+        db.session.execute(db.delete(GameRecord).where(GameRecord.edit_token == token))
+        db.session.commit()
+    message = _error(autosave(client, token, version, players__0__track=("", "3")), 404)
+    assert message.startswith("Cette partie n'existe plus") and message.endswith(KEPT)
+    assert _error(client.get(f"/g/{token}/state?version=1"), 404) == message
+
+
+def test_a_body_too_large_is_said(client, app):
+    token, version = _revive(client)
+    big = json.dumps({"players-0-track": ["", "3" * (app.config["MAX_CONTENT_LENGTH"] + 10)]})
+    message = _error(client.post(f"/g/{token}/save", data={"version": str(version), "changes": big}), 413)
+    assert message.startswith("Trop de données d'un coup") and message.endswith(KEPT)
+
+
+def test_a_body_too_slow_is_said(client, app):
+    token, version = _revive(client)
+    response = client.post(f"/g/{token}/save", data={"version": str(version), "changes": "{}"},
+                           environ_overrides={"companion.body_too_slow": True})
+    assert _error(response, 408).startswith("Le réseau est trop lent")
+
+
+def test_a_malformed_save_is_said(client, app):
+    token, version = _revive(client)
+    message = _error(client.post(f"/g/{token}/save", data={"version": str(version), "changes": "[1"}), 400)
+    assert message.startswith("La demande n'a pas été comprise") and message.endswith(KEPT)
+    assert _error(client.get(f"/g/{token}/save"), 405).endswith(KEPT)
+
+
+def test_a_server_too_busy_to_save_is_said(client, app, monkeypatch):
+    """Another save got in first every time (the retries spent): 503, try again."""
+    from companion import store
+
+    token, version = _revive(client)
+
+    def always_stale(record, document, version, *, status=None):
+        raise store.StaleVersion(record)
+
+    monkeypatch.setattr(store, "save", always_stale)
+    message = _error(autosave(client, token, version, players__0__track=("", "3")), 503)
+    assert message.startswith("Le serveur est très occupé") and message.endswith(KEPT)
+
+
+def _disk_full_errors():
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    class DiskFull(Exception):  # psycopg.errors.DiskFull as SQLAlchemy wraps it (SQLSTATE 53100)
+        sqlstate = "53100"
+
+    sqlite_full = sqlite3.OperationalError("database or disk is full")
+    return [sqlalchemy.exc.OperationalError("UPDATE games", {}, sqlite_full),
+            OSError(28, "No space left on device"),
+            sqlalchemy.exc.OperationalError("UPDATE games", {}, DiskFull("could not extend file"))]
+
+
+@pytest.mark.parametrize("error", _disk_full_errors(), ids=["sqlite", "enospc", "postgresql"])
+def test_no_space_left_is_said_and_nothing_else_breaks(client, app, monkeypatch, error):
+    from companion import store
+
+    token, version = _revive(client)
+
+    def full(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(store, "save", full)
+    message = _error(autosave(client, token, version, players__0__track=("", "3")), 507)
+    assert message == "Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone."
+    monkeypatch.undo()
+    assert autosave(client, token, version, players__0__track=("", "3")).status_code == 200
+
+
+def test_an_unexpected_error_is_json_too(client, app, monkeypatch):
+    from companion import store
+
+    token, version = _revive(client)
+    monkeypatch.setattr(store, "save", lambda *a, **k: 1 / 0)
+    assert _error(autosave(client, token, version, players__0__track=("", "3")), 500).endswith(KEPT)
+
+
+def test_the_pages_still_answer_errors_in_the_apps_look(client, app):
+    """Only the two JSON endpoints changed: the edit page of a game that does not exist is a page."""
+    response = client.get("/g/nothing-here/")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+
+
+def test_the_errors_are_in_the_readers_language(client, app):
+    response = client.get("/g/no-such-game/state?version=1&lang=en")
+    assert _error(response, 404) == ("This game no longer exists (deleted from another device?): nothing was "
+                                     "saved. Your entries are kept on this phone.")

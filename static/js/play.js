@@ -665,6 +665,12 @@
     fetch(form.dataset.state + "?version=" + encodeURIComponent(asked), {
       credentials: "same-origin", headers: { "Accept": "application/json" }
     }).then(function (response) {
+      if (response.status >= 400) {  // the server says what happened (a game deleted): shown as it is
+        return response.json().then(function (data) {
+          if (data && data.message) showNotice([data.message]);
+          return null;
+        }, function () { return null; });
+      }
       return response.status === 200 ? response.json() : null;
     }).then(function (data) {
       /* typed meanwhile, or a save answered first: the save brings the news, with the merge */
@@ -749,8 +755,14 @@
         showSummary(data.summary);
         say(T("not_saved_fix"), "bad");
       } else {
-        showNotice([T("save_failed", {status: status})]);
+        /* Any other answer (an expired page, a game deleted, too large, a busy or full server): the
+           server's own words when it gave them, and the entry stays here, in its fields and in the
+           draft, for a later save or a reload; a passing trouble is tried again a little later. */
+        submitAfter = null;  // a tap that waited for this save waits for the player to tap again
+        showNotice([data && data.message ? data.message : T("save_failed", {status: status})]);
+        writeDraft();
         say(T("not_saved"), "bad");
+        if ([408, 429, 500, 502, 503, 504, 507].indexOf(status) >= 0) timer = setTimeout(save, 10000);
       }
     }).catch(function () {
       submitAfter = null;  // a tap that waited for this save: offline, it waits for the player to tap again
