@@ -161,6 +161,7 @@ from .. import games
 from ..games import i18n
 from ..games.core import join
 from ..games.i18n import N_, _, tr
+from ..saving import wire
 
 _INT = re.compile(r"[+-]?\d{1,7}")
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
@@ -845,10 +846,7 @@ def stored_problems(screens_: Screens, view: Stored) -> tuple[dict[str, list[str
 # over the values stored NOW: a field is in conflict only when the other side changed it too, to
 # something else (stored value neither the base nor mine).
 
-BASE = "base_values"
-CHANGES = "changes"
-ADDED = "new_rows"
-KEYS = "row_keys"  # field name -> the row it was typed for, by the row's own key (Reterra: a card id)
+BASE, CHANGES, ADDED, KEYS = wire.BASE, wire.CHANGES, wire.ADDED, wire.KEYS  # see companion.saving.wire
 
 
 def leaf_fields(form):
@@ -870,53 +868,24 @@ def raw_values(form) -> dict[str, str]:
     return out
 
 
-def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """The fields whose posted value differs from the one the page was rendered with."""
-    out = {}
-    for name in sorted(posted.keys() | base.keys()):
-        mine, was = posted.get(name, "").strip(), base.get(name, "").strip()
-        if mine != was:
-            out[name] = (was, mine)
-    return out
-
-
-def _json_object(text: str | None) -> dict | None:
-    try:
-        data = json.loads(text) if text else None
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def parse_values(text: str | None) -> dict[str, str] | None:
-    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
-    data = _json_object(text)
-    if data is None or not all(isinstance(v, str) for v in data.values()):
-        return None
-    return {str(k): v for k, v in data.items()}
+changes_of = wire.changes_of
+parse_values = wire.parse_values
 
 
 def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
-    data = _json_object(text)
-    if data is None:
+    try:
+        return wire.parse_changes(text)
+    except wire.BadSave:
         return None
-    out = {}
-    for name, pair in data.items():
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
-            return None
-        out[str(name)] = (pair[0].strip(), pair[1].strip())
-    return out
 
 
 def parse_keys(text: str | None) -> dict[str, str] | None:
     """`KEYS` as posted by the autosave: {field name: key} (absent: none), or None when malformed."""
-    if not text:
-        return {}
-    data = _json_object(text)
-    if data is None or not all(isinstance(v, str) for v in data.values()):
+    try:
+        return wire.parse_keys(text)
+    except wire.BadSave:
         return None
-    return {str(k): v.strip() for k, v in data.items()}
 
 
 def row_keys(screens_: Screens, form) -> dict[str, str]:
@@ -928,10 +897,9 @@ def row_keys(screens_: Screens, form) -> dict[str, str]:
 def parse_list(text: str | None) -> list[str] | None:
     """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
     try:
-        data = json.loads(text) if text else []
-    except ValueError:
+        return wire.parse_list(text)
+    except wire.BadSave:
         return None
-    return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
 
 
 @dataclass(frozen=True)
@@ -1015,83 +983,24 @@ def new_rows(form, base: dict[str, str]) -> list[str]:
     return out
 
 
-def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
-              limits: dict[str, int], companion=None) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
-    """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
-    row goes to the first free index of its list, so both are kept and neither is a conflict.
-    Outer rows first (a new city moves with its tiles). `companion(list, old, new, name)`, a game's
-    `row_companion`: the new name of a field outside the row that follows it by index (Reterra's
-    per-player count of a building card), else None; this phone's new ones move with the row."""
-    out, moved, followed = dict(changes), {}, {}
-    for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
-        match = re.fullmatch(r"(.+)-(\d+)", prefix)
-        if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
-            continue
-        mine = {n: pair for n, pair in out.items() if _under(n, prefix)}
-        if not mine or not any(v for n, v in stored.items() if _under(n, prefix)):
-            continue  # nothing of mine there, or the place is still free
-        if any(pair[0] for pair in mine.values()):
-            continue  # not a row this phone added
-        lst = match.group(1)
-        taken = set()
-        for n in list(stored) + list(out):
-            m = re.match(re.escape(lst) + r"-(\d+)(?:-|$)", n)
-            if m and (stored.get(n) or n in out):
-                taken.add(int(m.group(1)))
-        free = next((k for k in range(limits[lst]) if k not in taken), None)
-        if free is None:
-            continue  # no room: a conflict, the player chooses
-        target = f"{lst}-{free}"
-        for n, pair in mine.items():
-            del out[n]
-            out[target + n[len(prefix):]] = pair
-        moved[prefix] = target
-        for n in list(out) if companion else ():
-            to = companion(lst, int(match.group(2)), free, n)
-            if to and to not in out and not out[n][0]:  # blank in its base: entered with the new row
-                out[to] = out.pop(n)
-                followed[n] = to
-    return out, moved | followed
-
-
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
           extra: dict[str, str] | None = None, view: Stored | None = None,
           added: list[str] | None = None, keys: Mapping[str, str] | None = None) -> Merged:
-    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
-    `view`: the stored document's `Stored`, when the caller has it; `added`: the rows this phone
-    added, see `new_rows`; `keys`: the row each field was typed for, by its key, see `KEYS`)."""
+    """The stored game with this phone's changes applied (`companion.saving.merge.lay`) as a form to
+    check (`extra`: csrf_token and the like; `view`: the stored document's `Stored`, when the caller
+    has it; `added`: the rows this phone added, see `new_rows`; `keys`: see `KEYS`)."""
     from werkzeug.datastructures import MultiDict
 
+    from ..saving.merge import lay
+
     view = view if view is not None else stored(screens_, document)
-    moved: dict[str, str] = {}
-    dropped: dict[str, str] = {}
-    keyed: dict = {}
-    module = screens_.module
-    if keys and hasattr(module, "keyed"):  # fields following a row by its key (Reterra's counts by card)
-        names = [p.get("name", "") for p in document.get("players", [])]
-        changes, keyed, dropped = module.keyed(changes, keys, view.values, names)
-    if added:
-        changes, moved = _relocate(changes, added, view.values, view.limits,
-                                   getattr(module, "row_companion", None))
-    conflicts = {}
-    for name, (was, mine) in changes.items():
-        now = view.values.get(name, "")
-        # as the stored document means it: a 0 the server filled in is the blank the page was based on
-        if not view.same(name, now, was) and not view.same(name, now, mine):
-            conflicts[name] = view.shown.get(name) or _("vide")
-    for (seat, card), (was, mine, name) in keyed.items():
-        now = module.stored_count(view.values, seat, card)
-        if now != was and now != mine:
-            conflicts[name] = now or _("vide")
-    data = view.values | {name: mine for name, (_, mine) in changes.items()}
-    if hasattr(module, "settle"):  # a game's fields that follow a row by its key go with it
-        moved |= module.settle(data, view.values, keyed, changes)
-    moved |= {name: "" for name in dropped}  # the page puts back what is stored there
+    names = [p.get("name", "") for p in document.get("players", [])]
+    laid = lay(view, changes, added=added, keys=keys, names=names, rules=screens_.module, blank=_("vide"))
     # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
-    pairs = list(data.items()) + list((extra or {}).items())
+    pairs = list(laid.data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, dict(view.values), moved, dropped)
+    return Merged(form, laid.conflicts, dict(view.values), laid.moved, laid.dropped)
 
 
 def labels(form) -> dict[str, str]:

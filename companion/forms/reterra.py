@@ -439,7 +439,7 @@ def settle(data: dict[str, str], values, cards: dict, changed) -> dict[str, str]
     typed. Returns the fields whose count moved with their card (this phone's name -> new)."""
     merged = _cards(data)
     old = {card: k for k, card in _cards(values).items()}
-    seats = {int(m.group(1)) for n in data if (m := _BUILT.fullmatch(n))}
+    seats = {int(m.group(1)) for n in data if (m := _BUILT.fullmatch(n))} | {seat for seat, _card in cards}
     moved = {}
     for seat in seats:
         for k in range(CARDS_MAX):
