@@ -1003,6 +1003,28 @@ def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]]
     return Merged(form, laid.conflicts, dict(view.values), laid.moved, laid.dropped)
 
 
+class Steps:
+    """A game's form steps for `companion.saving.service` (its `Steps`): the stored view, the merged
+    form, WTForms' and the engine's checks. `formdata`: a no-JS post (read only by `differences`, for
+    an old page without base values); `extra`: fields posted beside the changes (csrf_token)."""
+
+    def __init__(self, screens_: Screens, formdata=None, extra: dict[str, str] | None = None):
+        self.screens, self.formdata, self.extra = screens_, formdata, extra
+
+    def stored(self, document: dict) -> Stored:
+        return stored(self.screens, document)
+
+    def merge(self, document: dict, changes, view: Stored, added, keys) -> Merged:
+        return merge(self.screens, document, changes, self.extra, view, added, keys)
+
+    def check(self, document: dict, form: EndState) -> Checked:
+        return check(self.screens, document, form)
+
+    def differences(self, document: dict, view: Stored):
+        form = self.screens.form(document, formdata=self.formdata)
+        return form, check(self.screens, document, form), differences(form, view)
+
+
 def labels(form) -> dict[str, str]:
     """Field name -> how a player names it ("Éloïse · Châteaux", "Ville 2 · Taille"): the error
     summary's links."""
