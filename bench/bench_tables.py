@@ -123,7 +123,7 @@ def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: ran
         if time.monotonic() >= until:
             return
         names = rng.sample(sorted(mine_only), rng.randint(1, 2))
-        changes = {n: [phone.base.get(n, ""), str(rng.randint(1, 5))] for n in names}
+        changes = {n: [phone.base.get(n, ""), str(rng.randint(1, 4))] for n in names}
         if rng.random() < SAME_FIELD:
             changes[SHARED] = [phone.base.get(SHARED, ""), str(rng.randint(1, 9))]
         changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}

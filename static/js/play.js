@@ -757,12 +757,13 @@
       } else {
         /* Any other answer (an expired page, a game deleted, too large, a busy or full server): the
            server's own words when it gave them, and the entry stays here, in its fields and in the
-           draft, for a later save or a reload; a passing trouble is tried again a little later. */
+           draft, for a later save or a reload. */
         submitAfter = null;  // a tap that waited for this save waits for the player to tap again
         showNotice([data && data.message ? data.message : T("save_failed", {status: status})]);
         writeDraft();
         say(T("not_saved"), "bad");
-        if ([408, 429, 500, 502, 503, 504, 507].indexOf(status) >= 0) timer = setTimeout(save, 10000);
+        /* tried again 10 s later when the server said the trouble may pass (its own JSON answer) */
+        if (data && data.message && [408, 500, 503, 507].indexOf(status) >= 0) timer = setTimeout(save, 10000);
       }
     }).catch(function () {
       submitAfter = null;  // a tap that waited for this save: offline, it waits for the player to tap again
