@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask, current_app, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadHost, HTTPException, InternalServerError
 
+from . import diskfull
 from .games.i18n import N_, _, tr
 
 MESSAGES = {
@@ -22,7 +25,41 @@ MESSAGES = {
     422: (N_("Données invalides"), N_("Les données reçues ne décrivent pas une partie valide.")),
     500: (N_("Erreur interne"), N_("Quelque chose s'est mal passé de notre côté. Les parties enregistrées ne "
                                "sont pas touchées ; réessayez dans un instant.")),
+    507: (N_("Plus de place sur le serveur"),
+          N_("Le serveur n'a plus de place : rien n'a été enregistré, les parties enregistrées ne sont pas "
+             "touchées. Revenez en arrière : vos saisies sont encore dans la page ; réessayez quand la "
+             "personne qui gère le serveur aura fait de la place.")),
 }
+
+
+# The edit page's own JSON endpoints (static/js/play.js shows `message` as it is and keeps the entry).
+SAVING = re.compile(r"/g/[^/]+/(?:save|state)")
+KEPT = N_("Vos saisies sont gardées sur ce téléphone.")
+DISK_FULL = N_("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+FOR_PHONE = {
+    400: N_("La demande n'a pas été comprise : rechargez la page."),
+    404: N_("Cette partie n'existe plus (supprimée depuis un autre appareil ?) : rien n'a été enregistré."),
+    405: N_("La demande n'a pas été comprise : rechargez la page."),
+    408: N_("Le réseau est trop lent : l'enregistrement n'est pas arrivé en entier. Nouvel essai dans un "
+            "instant."),
+    413: N_("Trop de données d'un coup : rien n'a été enregistré."),
+    503: N_("Le serveur est très occupé : rien n'a été enregistré. Nouvel essai dans un instant."),
+}
+EXPIRED = N_("La page a expiré : rechargez-la pour continuer (rien n'a été enregistré).")
+SERVER = N_("Erreur du serveur : rien n'a été enregistré. Nouvel essai dans un instant.")
+
+
+def saving_error(status: int, message: str):
+    """/save and /state answer every error as JSON the phone shows as it is: what happened, what to
+    do, and that the entry is kept (play.js keeps it in every case)."""
+    text = tr(message)
+    if message != DISK_FULL:
+        text = f"{text} {tr(KEPT)}"
+    return jsonify(ok=False, error=status, message=text), status
+
+
+def for_phone(status: int) -> str:
+    return FOR_PHONE.get(status, SERVER if status >= 500 else FOR_PHONE[400])
 
 
 def wants_json() -> bool:
@@ -30,6 +67,8 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, message: str | None = None, problems: list[dict] | None = None):
+    if SAVING.fullmatch(request.path):  # a refusal before the view (formkeys): JSON the phone shows
+        return saving_error(status, message or for_phone(status))
     pair = MESSAGES.get(status, MESSAGES[500] if status >= 500 else MESSAGES[400])
     title, default = tr(pair[0]), tr(pair[1])
     if request_ctx.url_adapter is None:
@@ -46,6 +85,10 @@ def error_response(status: int, message: str | None = None, problems: list[dict]
 
 def handle_http(exc: HTTPException):
     status = exc.code or 500
+    if SAVING.fullmatch(request.path):
+        if isinstance(exc, CSRFError):
+            return saving_error(400, EXPIRED)
+        return saving_error(status, for_phone(status))
     if isinstance(exc, CSRFError):
         return error_response(400, _("Le formulaire a expiré ou vient d'un autre site : rechargez la "
                                      "page et recommencez. Rien n'a été enregistré."))
@@ -60,8 +103,10 @@ def handle_unexpected(exc: Exception):
         return handle_http(exc)
     # Logged with its traceback by Flask's logger; the user sees the 500 page.
     current_app.logger.exception("Unhandled error", exc_info=exc)
-
-    return error_response(500)
+    full = diskfull.is_disk_full(exc)
+    if SAVING.fullmatch(request.path):
+        return saving_error(507, DISK_FULL) if full else saving_error(500, SERVER)
+    return error_response(507 if full else 500)
 
 
 def init_app(app: Flask) -> None:

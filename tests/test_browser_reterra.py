@@ -490,3 +490,43 @@ def test_taking_the_other_phones_board_draws_it(phone, browser, live_server):
         assert grid["terrain"] == COMMUNITY["terrain"] and [7, 0] in grid["inhabitants"]
     finally:
         context.close()
+
+
+def test_a_count_follows_its_card_when_the_other_phone_removed_one_above(phone, browser, live_server):
+    """Three cards in play on both phones; A removes the Puits (the Forge moves up a row); B, not caught
+    up, gives Léo 2 Forge and 1 Puits: the 2 go to the Forge (not to nowhere: B's third row no longer
+    exists on the server), the Puits's 1 is not written onto the Forge, and B says so."""
+    url = new_game(phone, ["Inès", "Léo"])
+    for k, (name, points) in enumerate([("Ferme", 3), ("Puits", 2), ("Forge", 4)]):
+        if k:
+            phone.get_by_role("button", name="Ajouter une carte").tap()
+        phone.fill(f'[name="buildings-{k}-name"]', name)
+        phone.fill(f'[name="buildings-{k}-points"]', str(points))
+    show_player(phone, 0)
+    step(phone, "players-0-built-2", 3)  # Inès: 3 Forge
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        phone.locator(".steps-list a", has_text="Table").click()
+        phone.locator('[data-rows="buildings"] [data-row]').nth(1).locator("[data-remove-row]").tap()
+        saved(phone)
+        doc = stored_document(live_server, url)
+        assert [c["id"] for c in doc["buildings"]] == ["ferme", "forge"]
+        assert doc["players"][0]["buildings"] == {"forge": 3}  # Inès's Forge went up with its card
+        show_player(other, 1)
+        expect(other.locator("#f-players-1-built-2 label")).to_have_text("Forge")  # B has not caught up
+        step(other, "players-1-built-2", 2)
+        step(other, "players-1-built-1", 1)  # the Puits, gone on the server
+        notice = other.locator("#play-notice")
+        expect(notice).to_contain_text("la carte « Puits » a été retirée sur un autre appareil")
+        doc = stored_document(live_server, url)
+        assert doc["players"][1]["buildings"] == {"forge": 2}
+        assert doc["players"][0]["buildings"] == {"forge": 3}
+        # B now shows the cards as stored, Léo's 2 beside the Forge
+        expect(other.locator("#f-players-1-built-1 label")).to_have_text("Forge")
+        expect(other.locator('[name="players-1-built-1"]')).to_have_value("2")
+        other.wait_for_timeout(1000)  # nothing left to send: the save state settles
+        expect(other.locator("#save-state")).to_have_text("Enregistré \u2713")
+    finally:
+        context.close()

@@ -512,3 +512,94 @@ def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
         assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
     finally:
         context.close()
+
+
+# what phone A types for Ugo, and phone B for Wes (its track, and a field of a list where the game has
+# one), per game: the issue's story of a second phone opened before anything was saved
+FIRST_SAVE = {"rebirth": ("players-0-track", "30"), "reterra": ("players-0-segments", "2"),
+              "revive": ("players-0-track", "30")}
+SECOND_PHONE = {"rebirth": {"players-1-track": "12", "players-1-ports": "1"},
+                "reterra": {"players-1-segments": "1", "players-1-relics": "3"},
+                "revive": {"players-1-track": "40", "players-1-artifacts-1": "1"}}
+
+
+@pytest.mark.parametrize(("game", "variant"), [("rebirth", "scotland"), ("rebirth", "ireland"),
+                                               ("reterra", "base"), ("revive", "base"), ("revive", "abyss")])
+def test_a_second_phone_opened_before_the_first_save_saves_everything(phone, browser, live_server,
+                                                                      game, variant):
+    """Phone B opens the entry link before anything is saved; A saves Ugo's field; B types Wes's: every
+    one of B's entries is stored, no conflict (Revive's artifact counts nobody typed are stored as 0,
+    the same value as B's blank)."""
+    url = new_game(phone, game, variant, ["Ugo", "Wes"])
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        name, value = FIRST_SAVE[game]
+        show_player(phone, 0)
+        phone.fill(f'[name="{name}"]', value)
+        saved(phone)
+        show_player(other, 1)
+        for field, typed in SECOND_PHONE[game].items():
+            other.fill(f'[name="{field}"]', typed)
+        saved(other)
+        assert other.locator(".theirs").count() == 0
+        assert other.locator("#play-notice").is_hidden()
+        page = stored_document(live_server, url)
+        fields = {name: value} | SECOND_PHONE[game]
+        for field, typed in fields.items():
+            _, seat, *path = field.split("-")
+            held = page["players"][int(seat)]
+            for part in path:
+                held = held[int(part)] if part.isdigit() else held[part]
+            assert str(held) == typed, field
+    finally:
+        context.close()
+
+
+def test_a_full_disk_is_said_and_the_entry_kept(phone, live_server, monkeypatch):
+    """The server has no space left when Jules's track is saved: the phone shows the server's message
+    as it is, keeps the typed value (in its field, and through a reload), and saves it once the server
+    can write again."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    from companion import store
+
+    def full(*args, **kwargs):
+        full = sqlite3.OperationalError("database or disk is full")
+        raise sqlalchemy.exc.OperationalError("UPDATE games", {}, full)
+
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    monkeypatch.setattr(store, "save", full)
+    show_player(phone, 1)
+    phone.fill('[name="players-1-track"]', "27")
+    notice = phone.locator("#play-notice")
+    expect(notice).to_have_text("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+    expect(phone.locator("#save-state")).to_have_text("Non enregistré")
+    expect(phone.locator('[name="players-1-track"]')).to_have_value("27")
+    phone.reload()  # the draft puts it back, and sends it: the same answer
+    expect(notice).to_have_text("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
+    expect(phone.locator('[name="players-1-track"]')).to_have_value("27")
+    assert "track" not in stored_document(live_server, url)["players"][1]
+    monkeypatch.undo()
+    phone.evaluate("window.dispatchEvent(new Event('online'))")  # or the retry, 10 s later
+    saved(phone)
+    assert stored_document(live_server, url)["players"][1]["track"] == 27
+
+
+def test_a_game_deleted_meanwhile_is_said_and_the_entry_kept(phone, live_server):
+    """Another device deleted the game: the phone says so rather than "L'enregistrement a échoué (404)",
+    and the typed value stays in its field."""
+    from companion.extensions import db
+    from companion.models import GameRecord
+
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    token = re.search(r"/g/([\w-]+)/", url).group(1)
+    with live_server.app.app_context():
+        db.session.execute(db.delete(GameRecord).where(GameRecord.edit_token == token))
+        db.session.commit()
+    show_player(phone, 0)
+    phone.fill('[name="players-0-track"]', "9")
+    expect(phone.locator("#play-notice")).to_contain_text("Cette partie n'existe plus")
+    expect(phone.locator('[name="players-0-track"]')).to_have_value("9")

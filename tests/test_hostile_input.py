@@ -57,6 +57,8 @@ def test_autosave_json_nested_50000_deep_is_a_400_that_stores_nothing(app, clien
     data = {"version": "2", "changes": "{}", field: deep}
     res = client.post(f"/g/{games_['revive']}/save", data=data)
     assert res.status_code == 400
+    assert res.is_json and res.json["ok"] is False  # the phone shows the message as it is
+    assert "imbriqué trop profondément" in res.json["message"]
     assert "imbriqué trop profondément" in text_of(res)
     assert "Rien n'a été enregistré" in text_of(res)
     assert snapshot(app) == before

@@ -157,10 +157,11 @@ from wtforms.fields.core import UnboundField
 from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
-from .. import formkeys, games, jsonio
+from .. import formkeys, games
 from ..games import i18n
 from ..games.core import join
 from ..games.i18n import N_, _, tr
+from ..saving import wire
 
 _INT = re.compile(r"[+-]?\d{1,7}")
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
@@ -865,9 +866,7 @@ def stored_problems(screens_: Screens, view: Stored) -> tuple[dict[str, list[str
 # over the values stored NOW: a field is in conflict only when the other side changed it too, to
 # something else (stored value neither the base nor mine).
 
-BASE = "base_values"
-CHANGES = "changes"
-ADDED = "new_rows"
+BASE, CHANGES, ADDED, KEYS = wire.BASE, wire.CHANGES, wire.ADDED, wire.KEYS  # see companion.saving.wire
 
 
 def leaf_fields(form):
@@ -889,52 +888,38 @@ def raw_values(form) -> dict[str, str]:
     return out
 
 
-def changes_of(posted: dict[str, str], base: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """The fields whose posted value differs from the one the page was rendered with."""
-    out = {}
-    for name in sorted(posted.keys() | base.keys()):
-        mine, was = posted.get(name, "").strip(), base.get(name, "").strip()
-        if mine != was:
-            out[name] = (was, mine)
-    return out
-
-
-def _json_object(text: str | None) -> dict | None:
-    try:
-        data = jsonio.loads(text) if text else None
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def parse_values(text: str | None) -> dict[str, str] | None:
-    """`BASE` as posted: a JSON object of field name -> text, or None when absent or malformed."""
-    data = _json_object(text)
-    if data is None or not all(isinstance(v, str) for v in data.values()):
-        return None
-    return {str(k): v for k, v in data.items()}
+changes_of = wire.changes_of
+parse_values = wire.parse_values
 
 
 def parse_changes(text: str | None) -> dict[str, tuple[str, str]] | None:
     """`CHANGES` as posted by the autosave: {name: [base, mine]}, or None when malformed."""
-    data = _json_object(text)
-    if data is None:
+    try:
+        return wire.parse_changes(text)
+    except wire.BadSave:
         return None
-    out = {}
-    for name, pair in data.items():
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, str) for v in pair)):
-            return None
-        out[str(name)] = (pair[0].strip(), pair[1].strip())
-    return out
+
+
+def parse_keys(text: str | None) -> dict[str, str] | None:
+    """`KEYS` as posted by the autosave: {field name: key} (absent: none), or None when malformed."""
+    try:
+        return wire.parse_keys(text)
+    except wire.BadSave:
+        return None
+
+
+def row_keys(screens_: Screens, form) -> dict[str, str]:
+    """What a posted form says of the rows its fields were typed for (a game's `row_keys`)."""
+    hook = getattr(screens_.module, "row_keys", None)
+    return hook(form) if hook else {}
 
 
 def parse_list(text: str | None) -> list[str] | None:
     """`ADDED` as posted by the autosave: a JSON list of row names (absent: none)."""
     try:
-        data = jsonio.loads(text) if text else []
-    except ValueError:
+        return wire.parse_list(text)
+    except wire.BadSave:
         return None
-    return data if isinstance(data, list) and all(isinstance(v, str) for v in data) else None
 
 
 @dataclass(frozen=True)
@@ -948,6 +933,17 @@ class Stored:
     limits: Mapping[str, int]
     document: dict
     paths: Mapping[str, str]
+    # field name -> the text the stored document shows for a field nobody typed, when not blank: an
+    # entry of a fixed list of numbers is stored as 0 (the contract keeps every entry), so "" and "0"
+    # are one value there (`same`)
+    blanks: Mapping[str, str] = field(default_factory=dict)
+
+    def same(self, name: str, a: str, b: str) -> bool:
+        """Whether two texts of a field mean one stored value."""
+        if a == b:
+            return True
+        blank = self.blanks.get(name)
+        return blank is not None and {a, b} <= {"", blank}
 
 
 def stored(screens_: Screens, document: dict) -> Stored:
@@ -966,7 +962,15 @@ def _stored(game_id: str, text: str, lang: str) -> Stored:
     limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
     # shared by every request of this process: read only
     return Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
-                  MappingProxyType(paths))
+                  MappingProxyType(paths), MappingProxyType(blank_texts(form)))
+
+
+def blank_texts(form) -> dict[str, str]:
+    """Field name -> the text a field nobody typed shows once its document is stored, where it is
+    not blank: a number in a fixed list (`Fixed`, or a game's own `FieldList`) is stored as 0
+    (`_convert`), so a page rendered before the first save (blank) and after it ("0") agree."""
+    return {entry.name: "0" for f in walk(form) if isinstance(f, FieldList) and not isinstance(f, Rows)
+            for entry in f.entries if isinstance(entry, Count)}
 
 
 @dataclass
@@ -980,6 +984,8 @@ class Merged:
     conflicts: dict[str, str]
     stored: dict[str, str]
     moved: dict[str, str] = field(default_factory=dict)
+    # fields left out, with the message saying why (a count for a card another phone removed)
+    dropped: dict[str, str] = field(default_factory=dict)
 
 
 def _under(name: str, prefix: str) -> bool:
@@ -997,69 +1003,46 @@ def new_rows(form, base: dict[str, str]) -> list[str]:
     return out
 
 
-def _relocate(changes: dict[str, tuple[str, str]], rows: list[str], stored: dict[str, str],
-              limits: dict[str, int], companion=None) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
-    """Two phones each add a row at the same index (two new cities, two new tiles): this phone's
-    row goes to the first free index of its list, so both are kept and neither is a conflict.
-    Outer rows first (a new city moves with its tiles). `companion(list, old, new, name)`, a game's
-    `row_companion`: the new name of a field outside the row that follows it by index (Reterra's
-    per-player count of a building card), else None; this phone's new ones move with the row."""
-    out, moved, followed = dict(changes), {}, {}
-    for prefix in sorted(set(rows), key=lambda p: (p.count("-"), p)):
-        match = re.fullmatch(r"(.+)-(\d+)", prefix)
-        if not match or match.group(1) not in limits or any(_under(prefix, old) for old in moved):
-            continue
-        mine = {n: pair for n, pair in out.items() if _under(n, prefix)}
-        if not mine or not any(v for n, v in stored.items() if _under(n, prefix)):
-            continue  # nothing of mine there, or the place is still free
-        if any(pair[0] for pair in mine.values()):
-            continue  # not a row this phone added
-        lst = match.group(1)
-        taken = set()
-        for n in list(stored) + list(out):
-            m = re.match(re.escape(lst) + r"-(\d+)(?:-|$)", n)
-            if m and (stored.get(n) or n in out):
-                taken.add(int(m.group(1)))
-        free = next((k for k in range(limits[lst]) if k not in taken), None)
-        if free is None:
-            continue  # no room: a conflict, the player chooses
-        target = f"{lst}-{free}"
-        for n, pair in mine.items():
-            del out[n]
-            out[target + n[len(prefix):]] = pair
-        moved[prefix] = target
-        for n in list(out) if companion else ():
-            to = companion(lst, int(match.group(2)), free, n)
-            if to and to not in out and not out[n][0]:  # blank in its base: entered with the new row
-                out[to] = out.pop(n)
-                followed[n] = to
-    return out, moved | followed
-
-
 def merge(screens_: Screens, document: dict, changes: dict[str, tuple[str, str]],
           extra: dict[str, str] | None = None, view: Stored | None = None,
-          added: list[str] | None = None) -> Merged:
-    """The stored game with this phone's changes applied (`extra`: csrf_token and the like;
-    `view`: the stored document's `Stored`, when the caller has it; `added`: the rows this phone
-    added, see `new_rows`)."""
+          added: list[str] | None = None, keys: Mapping[str, str] | None = None) -> Merged:
+    """The stored game with this phone's changes applied (`companion.saving.merge.lay`) as a form to
+    check (`extra`: csrf_token and the like; `view`: the stored document's `Stored`, when the caller
+    has it; `added`: the rows this phone added, see `new_rows`; `keys`: see `KEYS`)."""
     from werkzeug.datastructures import MultiDict
 
+    from ..saving.merge import lay
+
     view = view if view is not None else stored(screens_, document)
-    moved: dict[str, str] = {}
-    if added:
-        changes, moved = _relocate(changes, added, view.values, view.limits,
-                                   getattr(screens_.module, "row_companion", None))
-    conflicts = {}
-    for name, (was, mine) in changes.items():
-        now = view.values.get(name, "")
-        if now != was and now != mine:
-            conflicts[name] = view.shown.get(name) or _("vide")
-    data = view.values | {name: mine for name, (_, mine) in changes.items()}
+    names = [p.get("name", "") for p in document.get("players", [])]
+    laid = lay(view, changes, added=added, keys=keys, names=names, rules=screens_.module, blank=_("vide"))
     # blanks included, as a browser posts them: a blank row in the middle keeps the rows after it
     # at their own index (a radio or a box left blank reads as unset, see `Choice`)
-    pairs = list(data.items()) + list((extra or {}).items())
+    pairs = list(laid.data.items()) + list((extra or {}).items())
     form = screens_.form(document, formdata=MultiDict(pairs))
-    return Merged(form, conflicts, dict(view.values), moved)
+    return Merged(form, laid.conflicts, dict(view.values), laid.moved, laid.dropped)
+
+
+class Steps:
+    """A game's form steps for `companion.saving.service` (its `Steps`): the stored view, the merged
+    form, WTForms' and the engine's checks. `formdata`: a no-JS post (read only by `differences`, for
+    an old page without base values); `extra`: fields posted beside the changes (csrf_token)."""
+
+    def __init__(self, screens_: Screens, formdata=None, extra: dict[str, str] | None = None):
+        self.screens, self.formdata, self.extra = screens_, formdata, extra
+
+    def stored(self, document: dict) -> Stored:
+        return stored(self.screens, document)
+
+    def merge(self, document: dict, changes, view: Stored, added, keys) -> Merged:
+        return merge(self.screens, document, changes, self.extra, view, added, keys)
+
+    def check(self, document: dict, form: EndState) -> Checked:
+        return check(self.screens, document, form)
+
+    def differences(self, document: dict, view: Stored):
+        form = self.screens.form(document, formdata=self.formdata)
+        return form, check(self.screens, document, form), differences(form, view)
 
 
 def labels(form) -> dict[str, str]:

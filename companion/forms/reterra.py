@@ -365,6 +365,100 @@ def row_companion(list_name: str, old: int, new: int, name: str) -> str | None:
     return f"{match.group(1)}-{new}"
 
 
+_BUILT = re.compile(r"players-(\d+)-built-(\d+)")
+_CARD = re.compile(r"buildings-(\d+)-(id|name)")
+
+
+def row_keys(form) -> dict[str, str]:
+    """Each player's count -> the name of its row's card on a posted form (no JS: its rows never
+    move), as the page showed it."""
+    cards = [(entry.form.name.data or "").strip() or (entry.form.id.data or "").strip()
+             for entry in form.buildings.entries]
+    return {f.name: cards[k] for entry in form.players.entries for k, f in enumerate(entry.form.built.entries)
+            if k < len(cards) and cards[k]}
+
+
+def _cards(values) -> dict[int, str]:
+    """Row -> the card id of each named card row of a set of field values."""
+    out = {}
+    for name, value in values.items():
+        m = _CARD.fullmatch(name)
+        if m and value and m.group(2) == "name":
+            k = int(m.group(1))
+            out[k] = (values.get(f"buildings-{k}-id") or "").strip() or slug(value)
+    return out
+
+
+def keyed(changes: dict[str, tuple[str, str]], keys, values, names: list[str]):
+    """Each player's count changed for a card (`keys`: count field -> the card's name, or id, as
+    the phone showed it) is taken out of the row-by-row changes: it goes with its card, whatever
+    row the card is stored at now (another phone may have removed a card above it since this page
+    was based, and the rows moved up). A count for a card no longer in play is never written onto
+    the card that took its row, nor dropped without a word: it is left out, with a message. A card
+    this save adds itself keeps its row (`row_companion` moves it with the row).
+    Returns the row-by-row changes, {(seat, card id): (base, mine, field)} and the fields left out
+    (name -> message)."""
+    stored = _cards(values)
+    by_id = {card: k for k, card in stored.items()}
+    by_name = {values.get(f"buildings-{k}-name", "").strip().casefold(): card for k, card in stored.items()}
+    own = set()
+    for name, (_was, mine) in changes.items():
+        m = _CARD.fullmatch(name)
+        if m and mine:
+            own |= {mine, slug(mine)}
+    out: dict[str, tuple[str, str]] = {}
+    cards: dict[tuple[int, str], tuple[str, str, str]] = {}
+    lost: dict[str, str] = {}
+    for name, pair in changes.items():
+        m, key = _BUILT.fullmatch(name), keys.get(name, "")
+        card = by_name.get(key.casefold()) or next((c for c in (key, slug(key)) if c in by_id), None)
+        if not (m and key) or card is None and (key in own or slug(key) in own):
+            out[name] = pair
+        elif card is not None:
+            cards[(int(m.group(1)), card)] = (*pair, name)
+        elif pair[1]:  # a card no longer in play: its count goes with it (a blank one without a word)
+            seat = int(m.group(1))
+            lost[name] = _("{who} : la carte « {card} » a été retirée sur un autre appareil ; le nombre "
+                           "saisi pour elle ({n}) n'est pas enregistré.",
+                           who=names[seat] if seat < len(names) else seat + 1, card=key, n=pair[1])
+    return out, cards, lost
+
+
+def stored_count(values, seat: int, card: str) -> str:
+    """A player's stored count of a card (by id), "" when none."""
+    for k, card_id in _cards(values).items():
+        if card_id == card:
+            return values.get(f"players-{seat}-built-{k}", "")
+    return ""
+
+
+def settle(data: dict[str, str], values, cards: dict, changed) -> dict[str, str]:
+    """The counts laid on the merged card rows by card: each stored card's counts go with it to the
+    row it ends at, a count this phone changed for a card (`cards`, see `keyed`) to its card's row,
+    a count changed row by row (`changed`: a card this phone added, an old page) stays where it was
+    typed. Returns the fields whose count moved with their card (this phone's name -> new)."""
+    merged = _cards(data)
+    old = {card: k for k, card in _cards(values).items()}
+    seats = {int(m.group(1)) for n in data if (m := _BUILT.fullmatch(n))} | {seat for seat, _card in cards}
+    moved = {}
+    for seat in seats:
+        for k in range(CARDS_MAX):
+            name = f"players-{seat}-built-{k}"
+            card = merged.get(k)
+            if card is not None and (seat, card) in cards:
+                base, mine, typed = cards[(seat, card)]
+                data[name] = mine
+                if typed != name:
+                    moved[typed] = name
+            elif name in changed:
+                continue
+            elif card in old:
+                data[name] = values.get(f"players-{seat}-built-{old[card]}", "")
+            elif name in data:
+                data[name] = ""  # no card on this row any more (or a new one): no count of an old card
+    return moved
+
+
 def to_form(document: dict, data: dict) -> None:
     """Each player's mode (a drawn grid means "dessiner"), and their building counts by card row."""
     ids = [card.get("id") for card in document.get("buildings") or [] if isinstance(card, dict)]

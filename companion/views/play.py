@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -35,6 +35,7 @@ from ..games import i18n
 from ..games.core import join_names
 from ..games.i18n import N_, _, tr
 from ..lru import LRU
+from ..saving import service, wire
 
 bp = Blueprint("play", __name__)
 bp.after_request(store.set_device_cookie)
@@ -232,93 +233,36 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     ), status
 
 
-@dataclass
-class Outcome:
-    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`),
-    "invalid" (a bad value: nothing stored) or "conflict" (the other side changed a field this
-    phone changed too: nothing stored)."""
-
-    kind: str
-    record: object
-    form: object
-    checked: forms.Checked | None
-    theirs: dict[str, str] = field(default_factory=dict)
-    known: dict[str, str] | None = None  # the stored values, when already read
-    changed: list[str] = field(default_factory=list)
-    screens: forms.Screens | None = None
-    moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
-
-    @property
-    def stored(self) -> dict[str, str]:
-        """Every stored value as the page shows it (read once, when asked for)."""
-        if self.known is None:
-            self.known = forms.stored(self.screens, self.record.document).values
-        return self.known
-
-
-RETRIES = 8
-
-
-def _changes(record, sc: forms.Screens) -> tuple[dict[str, tuple[str, str]] | None, list[str]]:
-    """What this phone changed, {field: (base, mine)}, and the rows it added (blank in its base):
-    the autosave's own lists, or the no-JS form compared with the values its page was rendered
-    from. None when a post cannot say (no base values and an older version): every difference is
-    then treated as a conflict."""
-    if forms.CHANGES in request.form:
-        changes = forms.parse_changes(request.form[forms.CHANGES])
-        added = forms.parse_list(request.form.get(forms.ADDED))
-        if changes is None or added is None:
+def _save_of(record, sc: forms.Screens) -> wire.Save | None:
+    """What this phone changed: the autosave's own lists, or the no-JS form compared with the values
+    its page was rendered from (its rows never move: each count's card is its row's). None when a
+    post cannot say (no base values and an older version): every difference is then a conflict."""
+    if wire.is_autosave(request.form):
+        try:
+            return wire.autosave(request.form)
+        except wire.BadSave:
             abort(400)
-        return changes, added
     posted_form = sc.form(record.document, formdata=request.form)
     posted = forms.raw_values(posted_form)
-    base = forms.parse_values(request.form.get(forms.BASE))
+    base = wire.parse_values(request.form.get(wire.BASE))
+    version = wire.version_of(request.form)
     if base is None:
-        try:
-            version = int(request.form.get("version", ""))
-        except ValueError:
-            version = None
         if version != record.version:
-            return None, []
+            return None
         base = forms.stored(sc, record.document).values
-    return forms.changes_of(posted, base), forms.new_rows(posted_form, base)
+    return wire.Save(wire.changes_of(posted, base), forms.new_rows(posted_form, base),
+                     forms.row_keys(sc, posted_form), version)
 
 
-def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> Outcome:
-    """Lay this phone's changes over the stored game and store the result.
-
-    The write is `store.save`'s one UPDATE ... WHERE version: when another save got in between,
-    the merge is made again on what is stored now (a field both sides changed is a conflict)."""
-    changes, added = _changes(record, sc)
+def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
+    """This request's save through the saving service (companion/saving/service.py)."""
+    save = _save_of(record, sc)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
-    if changes is None:  # an old page without its base values, behind the stored version
-        form = sc.form(record.document, formdata=request.form)
-        checked = forms.check(sc, record.document, form)
-        theirs = forms.differences(form, forms.stored(sc, record.document))
-        if theirs:
-            return Outcome("conflict", record, form, checked, theirs, screens=sc)
-        changes = {}  # it says what is stored already: nothing to write
-    for _attempt in range(RETRIES):
-        merged = forms.merge(sc, record.document, changes, extra, forms.stored(sc, record.document), added)
-        form, changed = merged.form, list(changes)
-        checked = forms.check(sc, record.document, form)
-        if merged.conflicts:
-            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, sc)
-        if not checked.storable:
-            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, sc)
-        status = None if checked.ok else "draft"  # a scored game always scores
-        if finishing and checked.ok:
-            status = "scored"
-        if checked.document == record.document and status in (None, record.status):
-            return Outcome("saved", record, form, checked, {}, merged.stored, changed, sc,
-                           merged.moved)  # nothing new
-        try:
-            record = store.save(record, checked.document, record.version, status=status)
-        except store.StaleVersion as exc:
-            record = exc.record
-            continue
-        return Outcome("saved", record, form, checked, {}, None, changed, sc, merged.moved)
-    abort(503)
+    try:
+        return service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
+                              finishing=finishing)
+    except service.Busy:
+        abort(503)
 
 
 def _anchor(form, changed: list[str]) -> str:
@@ -358,6 +302,8 @@ def edit(token: str):
                           general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
     if finishing:
         return redirect(url_for("play.results", token=token))
+    for message in out.dropped.values():
+        flash(message, "error")
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
     # the fields this phone changed: in this post, or (with JS) in the autosave just before it
     changed = out.changed or forms.parse_list(request.form.get("just_saved")) or []
@@ -386,7 +332,8 @@ def save(token: str):
     if out.kind == "invalid":
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
-    return jsonify(ok=True, version=out.record.version, errors=checked.errors, general=checked.general,
+    return jsonify(ok=True, version=out.record.version, errors=checked.errors,
+                   general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
                    warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),

@@ -516,6 +516,32 @@
      a card row added for another phone's card moved the counts as if this phone had added it, and
      blanked the other phone's count for it. */
   document.addEventListener("adopted", function () { known = cardRows(); sync(); });
+
+  /* A save says which card each count was typed for (its name on this page): the server puts it on
+     that card wherever the card is stored now (another phone may have removed a card above it since,
+     and the rows moved up), and says so when the card is gone. A count is sent card by card: it is a
+     change only when it differs from what the base held for that card, so a card removed here moves
+     no count (the server keeps each card's counts with it). */
+  var owner = cardsBox.closest("form");
+  if (owner) owner.addEventListener("sending", function (e) {
+    var changes = e.detail.changes, keys = e.detail.keys, base = e.detail.base || {};
+    var rows = cardRows(), was = {};
+    Object.keys(base).forEach(function (n) {
+      var m = /^buildings-(\d+)-name$/.exec(n);
+      if (m && base[n]) was[base[n].trim().toLowerCase()] = m[1];
+    });
+    Object.keys(changes).forEach(function (n) {
+      var m = /^players-(\d+)-built-(\d+)$/.exec(n);
+      if (!m) return;
+      var card = cardName(rows[+m[2]]);
+      if (!card) { delete changes[n]; return; }  // no card on this row: no count to keep
+      var row = was[card.toLowerCase()];
+      var before = row === undefined ? "" : (base["players-" + m[1] + "-built-" + row] || "");
+      if (before === changes[n][1]) { delete changes[n]; return; }
+      changes[n] = [before, changes[n][1]];
+      keys[n] = card;
+    });
+  });
 })();
 
 /* Reterra's building cards: a card this device used before goes into the next blank card row in

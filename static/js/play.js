@@ -656,6 +656,12 @@
     fetch(form.dataset.state + "?version=" + encodeURIComponent(asked), {
       credentials: "same-origin", headers: { "Accept": "application/json" }
     }).then(function (response) {
+      if (response.status >= 400) {  // the server says what happened (a game deleted): shown as it is
+        return response.json().then(function (data) {
+          if (data && data.message) showNotice([data.message]);
+          return null;
+        }, function () { return null; });
+      }
       return response.status === 200 ? response.json() : null;
     }).then(function (data) {
       /* typed meanwhile, or a save answered first: the save brings the news, with the merge */
@@ -685,7 +691,12 @@
     var data = new FormData();
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
-    data.append("changes", JSON.stringify(sent));
+    /* Scripts that know what a field follows say it (board.js: the card a count was typed for), and
+       may put a change in the terms the server keeps (a count by card rather than by row). */
+    var payload = JSON.parse(JSON.stringify(sent)), keys = {};
+    form.dispatchEvent(new CustomEvent("sending", { detail: { changes: payload, keys: keys, base: base } }));
+    data.append("changes", JSON.stringify(payload));
+    data.append("row_keys", JSON.stringify(keys));
     data.append("new_rows", JSON.stringify(added(sent)));
     say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
@@ -735,8 +746,15 @@
         showSummary(data.summary);
         say(T("not_saved_fix"), "bad");
       } else {
-        showNotice([T("save_failed", {status: status})]);
+        /* Any other answer (an expired page, a game deleted, too large, a busy or full server): the
+           server's own words when it gave them, and the entry stays here, in its fields and in the
+           draft, for a later save or a reload. */
+        submitAfter = null;  // a tap that waited for this save waits for the player to tap again
+        showNotice([data && data.message ? data.message : T("save_failed", {status: status})]);
+        writeDraft();
         say(T("not_saved"), "bad");
+        /* tried again 10 s later when the server said the trouble may pass (its own JSON answer) */
+        if (data && data.message && [408, 500, 503, 507].indexOf(status) >= 0) timer = setTimeout(save, 10000);
       }
     }).catch(function () {
       submitAfter = null;  // a tap that waited for this save: offline, it waits for the player to tap again

@@ -1,0 +1,293 @@
+"""Tables as they play: N tables of four phones on a real gunicorn, each phone saving its own player
+every 2-4 s through the real protocol (the autosave's `changes`, CSRF on, each phone its own cookies),
+sometimes the same field as another phone of its table (the shared artifact card).
+
+Run: `.venv/bin/python -m bench.bench_tables` (options: --tables 10 25 50 100 150 200 --seconds 20
+--budget 300 --database sqlite|postgresql). Bounded: each step runs a fixed time, the ladder stops
+once the save p95 passes 300 ms or the budget is spent; the script starts and stops its own gunicorn
+(the repository's gunicorn.conf.py, bench/floor_app.py) and talks to 127.0.0.1 only.
+
+Reported per step: saves, save p50/p95/p99 as the phones saw them (wall time, loopback), the trivial
+route's p50 in the same step and the ratio, conflicts (the same field changed on two phones: resolved
+as "Appliquer mes saisies" does), false conflicts (a conflict on a field only its own phone writes:
+must be 0) and lost saves (a value acknowledged last that the stored game does not hold: must be 0),
+then the largest N whose save p95 stays under 300 ms.
+"""
+
+from gevent import monkey
+
+monkey.patch_all()
+
+import argparse  # noqa: E402 - after gevent's patching, so sockets and sleeps cooperate
+import contextlib  # noqa: E402
+import http.client  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.parse  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import gevent  # noqa: E402
+
+NAMES = ["Ana", "Ben", "Cléo", "Dan"]
+OWN = ("track", "progress", "artifact_points", "machine_progress", "two_tokens", "resources-gears",
+       "resources-books", "artifacts-0", "artifacts-1")
+SHARED = "card-1-points"  # the table's shared artifact card: any phone may type it
+SAME_FIELD = 0.08  # how often a save also types the shared field
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+INPUT = re.compile(r'<input[^>]*name="(version|base_values|once)"[^>]*value="([^"]*)"')
+LIMIT_MS = 300
+
+
+class Phone:
+    """One phone: its own cookies and keep-alive connection, its page's version and base values."""
+
+    def __init__(self, host: str, port: int):
+        self.conn = http.client.HTTPConnection(host, port, timeout=60)
+        self.cookies: dict[str, str] = {}
+        self.base: dict[str, str] = {}
+        self.version = "0"
+        self.csrf = ""
+        self.location = ""
+
+    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, bytes]:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        headers = {"Cookie": cookie, "Accept": "application/json"}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body, headers)
+                res = self.conn.getresponse()
+                data = res.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                if attempt:
+                    raise
+        self.location = res.getheader("Location") or ""
+        for name, value in res.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        return res.status, data
+
+    def page(self, path: str) -> str:
+        status, data = self.request("GET", path)
+        assert status == 200, (path, status)
+        html = data.decode()
+        self.csrf = CSRF.search(html).group(1)
+        return html
+
+    def open(self, token: str) -> None:
+        html = self.page(f"/g/{token}/")
+        found = {k: v.replace("&#34;", '"').replace("&quot;", '"').replace("&amp;", "&")
+                 for k, v in INPUT.findall(html)}
+        self.version = found["version"]
+        self.base = json.loads(found["base_values"])
+
+
+def new_game(phone: Phone) -> str:
+    """A new 4-player Revive game from the new-game page, as a phone starts it: its edit token."""
+    html = phone.page("/nouvelle?game=revive&variant=base")
+    once = re.search(r'name="once"[^>]*value="([^"]+)"', html).group(1)
+    form = {"csrf_token": phone.csrf, "once": once, "game": "revive", "variant": "base"}
+    form |= {f"players-{i}-name": n for i, n in enumerate(NAMES)}
+    status, _ = phone.request("POST", "/nouvelle", form)
+    assert status == 302, status
+    return re.search(r"/g/([\w-]+)/", phone.location).group(1)
+
+
+class Step:
+    """What one step of the ladder measured."""
+
+    def __init__(self):
+        self.saves: list[float] = []
+        self.floor: list[float] = []
+        self.conflicts = self.false_conflicts = self.errors = 0
+        self.statuses: dict[int, int] = {}  # the errors' statuses
+        self.samples: list = []
+        # (token, field) -> (stored version, value) of the last acknowledged save writing it
+        self.acked: dict[tuple[str, str], tuple[int, str]] = {}
+
+
+def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: random.Random) -> None:
+    """A phone at the table: every 2-4 s its own player's fields change, and it saves them."""
+    mine_only = {f"players-{seat}-{key}" for key in OWN}
+    while True:
+        gevent.sleep(rng.uniform(2, 4))
+        if time.monotonic() >= until:
+            return
+        names = rng.sample(sorted(mine_only), rng.randint(1, 2))
+        changes = {n: [phone.base.get(n, ""), str(rng.randint(1, 4))] for n in names}
+        if rng.random() < SAME_FIELD:
+            changes[SHARED] = [phone.base.get(SHARED, ""), str(rng.randint(1, 9))]
+        changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
+        for _attempt in range(5):
+            form = {"csrf_token": phone.csrf, "version": phone.version, "changes": json.dumps(changes),
+                    "new_rows": "[]"}
+            start = time.perf_counter()
+            status, data = phone.request("POST", f"/g/{token}/save", form)
+            step.saves.append((time.perf_counter() - start) * 1000)
+            answer = json.loads(data) if data[:1] == b"{" else {}
+            if status == 200:
+                version = int(answer["version"])
+                for n, (_, value) in changes.items():
+                    was = step.acked.get((token, n))
+                    if was is None or was[0] <= version:
+                        step.acked[(token, n)] = (version, value)
+                phone.version, phone.base = str(version), answer["stored"]
+                break
+            if status == 409:  # "Appliquer mes saisies": their values as the base, mine sent again
+                step.conflicts += 1
+                step.false_conflicts += sum(1 for n in answer["theirs"] if n != SHARED)
+                phone.version, stored = str(answer["version"]), answer["stored"]
+                changes = {n: [stored.get(n, ""), mine] for n, (_, mine) in changes.items()}
+                continue
+            step.errors += 1
+            step.statuses[status] = step.statuses.get(status, 0) + 1
+            if len(step.samples) < 3:
+                step.samples.append((status, changes, data[:300]))
+            break
+
+
+def floor(phone: Phone, step: Step, until: float) -> None:
+    while time.monotonic() < until:
+        start = time.perf_counter()
+        status, _ = phone.request("GET", "/_floor")
+        if status == 200:
+            step.floor.append((time.perf_counter() - start) * 1000)
+        gevent.sleep(0.25)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def run_step(host: str, port: int, tables: int, seconds: float, seed: int) -> tuple[Step, int]:
+    rng = random.Random(seed)
+    step = Step()
+    games = []
+    for _ in range(tables):  # each table's first phone starts the game; the others open its link
+        phones = [Phone(host, port) for _ in range(4)]
+        token = new_game(phones[0])
+        for phone in phones:
+            phone.open(token)
+        games.append((token, phones))
+    until = time.monotonic() + seconds
+    jobs = [gevent.spawn(play, phone, token, seat, step, until, random.Random(rng.random()))
+            for token, phones in games for seat, phone in enumerate(phones)]
+    jobs.append(gevent.spawn(floor, Phone(host, port), step, until))
+    gevent.joinall(jobs, timeout=seconds + 120)
+    lost = 0
+    for token, phones in games:  # read back: each field holds the value acknowledged last
+        phones[0].open(token)
+        for (game, name), (_, value) in step.acked.items():
+            if game == token and phones[0].base.get(name, "") != value:
+                lost += 1
+    return step, lost
+
+
+@contextlib.contextmanager
+def server(database: str):
+    from bench import load, servers
+
+    with tempfile.TemporaryDirectory(prefix="companion-tables-") as tmp:
+        if database == "postgresql":
+            with servers.postgresql(load.free_port()) as url, load.gunicorn(url, Path(tmp)) as (host, _log):
+                yield host
+        else:
+            url = f"sqlite:///{Path(tmp) / 'tables.sqlite3'}"
+            with load.gunicorn(url, Path(tmp)) as (host, _log):
+                yield host
+
+
+def collection_cost() -> str:
+    """What gc.freeze() (gunicorn.conf.py, after each worker's warm-up) saves: a full collection in a
+    warmed app, before and after freezing what is loaded (best of 5 each)."""
+    import gc
+    import os
+
+    from companion import create_app
+
+    with tempfile.TemporaryDirectory(prefix="companion-gc-") as tmp:
+        os.environ["COMPANION_INSTANCE"] = tmp
+        application = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/gc.sqlite3",
+                                  "WTF_CSRF_ENABLED": False})
+        with application.app_context():
+            from companion.extensions import db
+
+            db.create_all()
+        client = application.test_client()
+        form = {"game": "revive", "variant": "base"} | {f"players-{i}-name": n for i, n in enumerate(NAMES)}
+        token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=form).headers["Location"]).group(1)
+        for k in range(20):  # a few pages and saves: forms, caches, templates loaded
+            client.get(f"/g/{token}/")
+            client.post(f"/g/{token}/save", data={"version": str(k + 1), "changes": json.dumps(
+                {"players-0-track": ["" if k == 0 else str(k), str(k + 1)]})})
+
+        def full() -> float:
+            best = float("inf")
+            for _ in range(5):
+                start = time.perf_counter()
+                gc.collect()
+                best = min(best, (time.perf_counter() - start) * 1000)
+            return best
+
+        before, tracked = full(), len(gc.get_objects())
+        gc.freeze()
+        after, left = full(), gc.get_freeze_count()
+        gc.unfreeze()
+    return (f"a full garbage collection in a warmed worker: {before:.1f} ms ({tracked} objects tracked); "
+            f"after gc.freeze(): {after:.2f} ms ({left} objects frozen)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 25, 50, 100, 150, 200])
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--budget", type=float, default=300, help="seconds for the whole ladder")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--seed", type=int, default=21)
+    args = parser.parse_args(argv)
+    print(collection_cost(), flush=True)
+    began = time.monotonic()
+    best = 0
+    failed = False
+    with server(args.database) as host:
+        where = urllib.parse.urlsplit(host)
+        print(f"{args.database}: N tables x 4 phones, a save every 2-4 s per phone, "
+              f"{args.seconds:g} s a step")
+        print(f"{'N':>4} {'saves':>6} {'p50':>7} {'p95':>7} {'p99':>7} {'floor p50':>9} {'p50/floor':>9} "
+              f"{'conflicts':>9} {'false':>5} {'lost':>4} {'errors':>6}")
+        for n in args.tables:
+            if time.monotonic() - began > args.budget:
+                print(f"(budget of {args.budget:g} s spent: stopped before N={n})")
+                break
+            step, lost = run_step(where.hostname, where.port, n, args.seconds, args.seed + n)
+            p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
+            fl = percentile(step.floor, 0.5)
+            print(f"{n:>4} {len(step.saves):>6} {p50:>6.1f}ms {p95:>6.1f}ms {p99:>6.1f}ms {fl:>7.2f}ms "
+                  f"{p50 / fl:>8.1f}x {step.conflicts:>9} {step.false_conflicts:>5} {lost:>4} "
+                  f"{step.errors:>6}",
+                  flush=True)
+            failed = failed or lost > 0 or step.false_conflicts > 0
+            if p95 < LIMIT_MS:
+                best = n
+            else:
+                break
+            if step.statuses:
+                print(f"     errors by status: {step.statuses}")
+    print(f"largest N at save p95 < {LIMIT_MS} ms: {best or 'none'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

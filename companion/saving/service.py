@@ -1,0 +1,104 @@
+"""One save from start to end, without a Flask request and without WTForms in its signature.
+
+`submit` lays a phone's `wire.Save` over the stored game (`merge`), has it checked (the form's
+own checks and the engine's, through the game's `Steps`), applies the draft/scored rule (a scored game
+always scores; a value wrong on its own stores nothing; a rule between fields not met yet is stored
+as a draft), writes nothing when nothing changes, and writes with one `UPDATE ... WHERE version`
+(`store.save`): when another save got in between (`StaleVersion`) the merge is made again on the fresh
+record, a few times, then the server is too busy (`Busy`, 503)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .wire import Changes, Save
+
+RETRIES = 8
+
+
+class Busy(Exception):
+    """Another save got in first every time: nothing was written (the phone tries again)."""
+
+
+class Steps(Protocol):
+    """A game's form steps (`companion.forms`): the only place WTForms works for a save."""
+
+    def stored(self, document: dict) -> Any: ...  # the stored document's view (`forms.Stored`)
+
+    def merge(self, document: dict, changes: Changes, view: Any, added: list[str],
+              keys: dict[str, str]) -> Any: ...  # `forms.Merged`: form, conflicts, stored, moved, dropped
+
+    def check(self, document: dict, form: Any) -> Any: ...  # `forms.Checked`
+
+    def differences(self, document: dict, view: Any) -> tuple[Any, Any, dict[str, str]]: ...
+
+
+@dataclass
+class Outcome:
+    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`), "invalid"
+    (a bad value: nothing stored) or "conflict" (the other side changed a field this phone changed
+    too: nothing stored)."""
+
+    kind: str
+    record: Any
+    form: Any
+    checked: Any
+    theirs: dict[str, str] = field(default_factory=dict)
+    known: dict[str, str] | None = None  # the stored values, when already read
+    changed: list[str] = field(default_factory=list)
+    steps: Steps | None = None
+    moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
+    dropped: dict[str, str] = field(default_factory=dict)  # left out, and why (a card removed meanwhile)
+
+    @property
+    def stored(self) -> dict[str, str]:
+        """Every stored value as the page shows it (read once, when asked for)."""
+        if self.known is None:
+            self.known = dict(self.steps.stored(self.record.document).values)
+        return self.known
+
+
+def status_of(checked, finishing: bool) -> str | None:
+    """The draft/scored rule: a document that does not score is a draft; "Voir les résultats" on
+    one that scores makes it scored; otherwise the status stays (None)."""
+    if not checked.ok:
+        return "draft"
+    return "scored" if finishing else None
+
+
+def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishing: bool = False,
+           retries: int = RETRIES) -> Outcome:
+    """Lay this phone's save over the stored game and store the result (`write(record, document,
+    version, status=)`, raising an exception with the fresh `record` when the version moved on).
+    `save` None: an old page without its base values, behind the stored version (every difference
+    with what is stored is then a conflict)."""
+    from ..store import StaleVersion
+
+    if save is None:
+        form, checked, theirs = steps.differences(record.document, steps.stored(record.document))
+        if theirs:
+            return Outcome("conflict", record, form, checked, theirs, steps=steps)
+        save = Save({})  # it says what is stored already: nothing to write
+    changed = list(save.changes)
+    for _attempt in range(retries):
+        view = steps.stored(record.document)
+        merged = steps.merge(record.document, save.changes, view, save.added, save.keys)
+        form = merged.form
+        checked = steps.check(record.document, form)
+        if merged.conflicts:
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps)
+        if not checked.storable:
+            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, steps)
+        status = status_of(checked, finishing)
+        if checked.document == record.document and status in (None, record.status):
+            return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
+                           merged.moved, merged.dropped)  # nothing new
+        try:
+            record = write(record, checked.document, record.version, status=status)
+        except StaleVersion as exc:
+            record = exc.record
+            continue
+        return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped)
+    raise Busy
