@@ -288,3 +288,27 @@ def test_negative_points_are_drawn_in_their_category_colour_and_named():
     (x1, w1, _, _), (x2, w2, _, _) = negative
     assert x2 == pytest.approx(0, abs=0.1) and x2 + w2 == pytest.approx(x1, abs=0.1)
     assert w1 == pytest.approx(2 * w2, abs=0.1)
+
+
+def test_english_statistics_use_a_decimal_point_and_no_space_before_percent(app, client):
+    """QA (issue 24): English statistics read "26,5" and "67 %", French number formats."""
+    device = device_of(client)
+    store_games(app, device, THREE)
+    english = client.get("/statistiques", headers={"Accept-Language": "en"})
+    html = " ".join(english.get_data(as_text=True).split())
+    rows = table_rows(html, "Revive · Base game: results by player")
+    assert rows[0] == ["Alice", "3", "2 67%", "31.7", "40"]
+    assert "," not in "".join(cell for row in rows for cell in row)
+
+
+def test_statistics_are_in_the_top_menu_and_the_history_says_winner_with_english_punctuation(app, client):
+    device = device_of(client)
+    store_games(app, device, THREE)
+    home = client.get("/").get_data(as_text=True)
+    menu = re.search(r'<nav aria-label="Menu">(.*?)</nav>', home, re.S).group(1)
+    assert 'href="/statistiques"' in menu and "Statistiques" in menu
+    history = client.get("/parties", headers={"Accept-Language": "en"})
+    english = " ".join(history.get_data(as_text=True).split())
+    assert re.search(r"Winner: <b>Alice</b>", english) and "Winner :" not in english
+    french = " ".join(client.get("/parties").get_data(as_text=True).split())
+    assert re.search(r"Gagnant : <b>Alice</b>", french)

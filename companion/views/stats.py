@@ -19,6 +19,7 @@ from markupsafe import Markup
 from .. import bgstats, charts, diskfull, limits, store, summaries
 from .. import stats as statistics
 from ..extensions import db
+from ..games import i18n
 from ..games.i18n import _
 from ..models import DeviceGame, GameRecord
 from .play import french_date
@@ -123,14 +124,19 @@ def index():
 
 @bp.app_template_filter("decimal")
 def decimal(value: float) -> str:
-    """52.25 -> "52,3", 50.0 -> "50": one decimal when there is one, French comma, true minus sign."""
-    text = str(_half_up(abs(value), "0.1")).removesuffix(".0").replace(".", ",")
+    """52.25 -> "52,3" in French, "52.3" in English; 50.0 -> "50": one decimal when there is one,
+    true minus sign."""
+    text = str(_half_up(abs(value), "0.1")).removesuffix(".0")
+    if i18n.current() == "fr":
+        text = text.replace(".", ",")
     return ("\u2212" if value < 0 and text != "0" else "") + text
 
 
 @bp.app_template_filter("percent")
 def percent(value: float) -> str:
-    return f"{_half_up(value * 100, '1')}\u00a0%"
+    """'50 %' in French (a no-break space before the sign), "50%" in English."""
+    space = "\u00a0" if i18n.current() == "fr" else ""
+    return f"{_half_up(value * 100, '1')}{space}%"
 
 
 def _half_up(value: float, step: str) -> Decimal:
