@@ -282,3 +282,16 @@ def test_saving_without_javascript_in_english(client):
     assert "must be between 0 and 12" in error_beside(html, "players-1-castles")
     assert "Nothing was saved: correct the fields marked" in html and "To correct" in html
     assert not french_words(visible(html), NAMED)
+
+
+@pytest.mark.parametrize("variant", ["scotland", "ireland"])
+def test_castle_holder_and_tile_owner_blanks_are_in_english(client, variant):
+    """QA (issue 24): the castle-holder chip "personne" and the tile owner's "choisir…" stayed French."""
+    from helpers import create_game
+
+    token = create_game(client, "rebirth", variant, ["Ana", "Bea"])
+    english = client.get(f"/g/{token}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert ">nobody<" in english and ">personne<" not in english
+    assert ">choose…<" in english and ">choisir…<" not in english
+    french = client.get(f"/g/{token}/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert ">personne<" in french and ">choisir…<" in french

@@ -681,7 +681,7 @@ def give_names(form, names: list[str] | None = None) -> None:
         names = getattr(form, "names", None)
     if names is None:
         return
-    pairs = [("", "personne")] + [(n, n) for n in names]
+    pairs = [("", _("personne"))] + [(n, n) for n in names]
     for f in _fields(form) if isinstance(form, Field) else walk(form):
         if isinstance(f, Name):
             f.choices = options(pairs)

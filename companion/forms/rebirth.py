@@ -128,7 +128,7 @@ class Owner(Name):
     def choices(self, value):
         labels = choice_labels(value)
         if "" in labels:
-            labels[""] = "choisir…"
+            labels[""] = _("choisir…")
         self._choices = options(labels.items())
 
 
