@@ -137,7 +137,7 @@ def test_ireland_tie_for_first_settled_by_tara(phone, live_server):
     assert phone.locator("h1.winner").inner_text() == "Brian gagne"
     assert totals(phone) == ["107", "107", "97"]
     assert phone.locator(".ties p").all_inner_texts() == [
-        "Aoife et Brian à égalité (107 points) ; aucun d'eux ne tient le château de Blarney ; cases "
+        "Aoife et Brian à égalité (107 points) ; aucun des deux ne tient le château de Blarney ; cases "
         "adjacentes à la tour ronde de Tara : Aoife 2, Brian 4 ; Brian gagne, puis Aoife."]
     check_layout(phone)
     screenshot(phone, "play-rebirth-ireland-results")

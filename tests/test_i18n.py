@@ -151,6 +151,34 @@ def test_reterra_tie_on_inhabitants_in_english():
     assert "habitants : 0 chacun" in " ".join(games.score(doc).explanation)
 
 
+def _edinburgh_tie(players: int, stirling: str | None = None) -> dict:
+    names = ["Ann", "Bob", "Cid", "Dee"][:players]
+    doc = {"game": "rebirth", "variant": "scotland", "edinburgh": None, "stirling": stirling,
+           "players": [{"name": n, "track": 20} for n in names]}
+    doc["players"].append({"name": "Eve", "track": 30, "castles": 1 if stirling == "Eve" else 0})
+    return doc
+
+
+@pytest.mark.parametrize(("players", "english", "french"), [
+    (2, "neither of them holds Edinburgh Castle", "aucun des deux ne tient le château d'Édimbourg"),
+    (3, "none of them holds Edinburgh Castle", "aucun d'eux ne tient le château d'Édimbourg")])
+def test_nobody_of_the_tie_holds_the_castle_says_neither_of_two(players, english, french):
+    """QA (issue 24): two tied players read "none of them holds …"; English says "neither"."""
+    doc = _edinburgh_tie(players)
+    with i18n.using("en"):
+        explanation = " ".join(games.score(doc).explanation)
+    assert english in explanation
+    assert french in " ".join(games.score(doc).explanation)
+
+
+def test_stirling_held_outside_the_tie_reads_plainly_in_english():
+    doc = _edinburgh_tie(2, stirling="Eve")
+    with i18n.using("en"):
+        explanation = " ".join(games.score(doc).explanation)
+    assert ("neither of them holds Stirling Castle (Eve holds it, but a holder outside the tie only "
+            "matters for 1st place)") in explanation
+
+
 # ------------------------------------------------------------------ pages of the example games
 
 

@@ -530,11 +530,11 @@ def by_value(value: Callable[[str], int], noun: str, unit: str = "") -> Criterio
     return Criterion(split, same)
 
 
-def holder_wins(holder: str | None, phrase: str, nobody: str) -> Criterion:
+def holder_wins(holder: str | None, phrase: str, nobody: str | Callable[[Tie], str]) -> Criterion:
     """A criterion where the tied player holding something (a castle) wins.
 
     `phrase` reads "{name} tient le château d'Édimbourg"; `nobody` is said when no
-    tied player holds it."""
+    tied player holds it (a function of the tie when the sentence depends on it: "neither" of two)."""
 
     def split(tie: Tie) -> Split | None:
         if holder is None or holder not in tie.names:
@@ -544,7 +544,7 @@ def holder_wins(holder: str | None, phrase: str, nobody: str) -> Criterion:
         return Split(groups, _("{phrase} ; {outcome}", phrase=phrase.format(name=holder),
                                outcome=outcome(groups, tie.place)))
 
-    return Criterion(split, lambda tie: nobody)
+    return Criterion(split, nobody if callable(nobody) else lambda tie: nobody)
 
 
 def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple[list[Place], list[str]]:

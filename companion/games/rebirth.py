@@ -546,11 +546,17 @@ def _stirling(holder: str | None) -> Criterion:
     def same(tie: Tie) -> str:
         if holder is None:
             return _("personne ne tient le {name}", name=name)
-        return (_("aucun d'eux ne tient le {name} ({holder} le tient, mais cela ne compte hors égalité "
-                  "que pour la 1re place)",
-                  name=name, holder=holder))
+        return _("{nobody} ({holder} le tient, mais hors de l'égalité il ne compte que pour la 1re place)",
+                 nobody=none_of(tie, name), holder=holder)
 
     return Criterion(split, same)
+
+
+def none_of(tie: Tie, castle: str) -> str:
+    """"Neither" of two tied players, "none" of three or more, holds the castle."""
+    if len(tie.names) == 2:
+        return _("aucun des deux ne tient le {castle}", castle=castle)
+    return _("aucun d'eux ne tient le {castle}", castle=castle)
 
 
 def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int]) -> list[Criterion]:
@@ -558,11 +564,11 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
     if variant == "scotland":
         castle = tr(CASTLE_NAMES["edinburgh"])
         return [holder_wins(holders.get("edinburgh"), _("{{name}} tient le {castle}", castle=castle),
-                            _("aucun d'eux ne tient le {castle}", castle=castle)),
+                            lambda tie: none_of(tie, castle)),
                 _stirling(holders.get("stirling"))]
     castle = tr(CASTLE_NAMES["blarney"])
     return [holder_wins(holders.get("blarney"), _("{{name}} tient le {castle}", castle=castle),
-                        _("aucun d'eux ne tient le {castle}", castle=castle)),
+                        lambda tie: none_of(tie, castle)),
             by_value(lambda n: tara.get(n, 0), _("cases adjacentes à la tour ronde de Tara"))]
 
 
