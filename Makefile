@@ -82,8 +82,9 @@ dev: db
 lint: install
 	$(BIN)/ruff check companion tests bench migrations
 
+# Bounded: a test that hangs fails the run (with faulthandler's stacks) instead of holding it.
 test: install chromium zbar postgresql nginx lint
-	$(BIN)/python -m pytest
+	timeout 3600 $(BIN)/python -m pytest
 
 bench: install
 	@for b in bench/bench_*.py; do $(BIN)/python -m bench.$$(basename $$b .py); done

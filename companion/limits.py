@@ -204,10 +204,11 @@ def pause() -> None:
         time.sleep(0)
 
 
-def mark_streamed(response):
-    """after_request hook: a body made while it is sent (a generator) keeps its slot until written."""
-    if response.is_streamed and not response.direct_passthrough:
-        request.environ[STREAMED] = True
+def streamed(response):
+    """A view's response whose body is made while it is sent (a generator over the games): its slot
+    is kept until the body is written. Said by the view itself: a body that merely looks streamed (an
+    error answered by an HTTPException run as a WSGI app) is written at once and must free its slot."""
+    request.environ[STREAMED] = True
     return response
 
 
@@ -238,4 +239,3 @@ def init_app(app: Flask) -> None:
                        heavy=int(app.config.get("HEAVY_REQUESTS") or 0), heavy_paths=lambda: heavy_paths(app))
     app.wsgi_app = app.extensions[GATE] = gate
     app.before_request(refuse)
-    app.after_request(mark_streamed)

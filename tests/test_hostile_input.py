@@ -293,9 +293,24 @@ def test_fuzz_every_route_with_hostile_keys_depths_indexes_and_headers(app, clie
                 else:
                     kind = headers.pop("Content-Type", None) or "application/x-www-form-urlencoded"
                     res = client.post(url, data=hostile_form(rng), headers=headers, content_type=kind)
+                res.close()  # as a browser's connection ends: a streamed export gives its slot back
                 sent += 1
                 if res.status_code >= 500:
                     failures.append((method, url[:120], str(headers)[:120], res.status_code))
     assert sent >= 500
     assert failures == []
     assert snapshot(app) == before
+
+
+def test_refused_posts_give_their_working_slot_back_at_once(app, client, games_):
+    """A refusal made before the view (an HTTPException carrying its answer) is written at once: it
+    must not keep one of the process's working slots until its body is read. Three such answers held
+    unread used to leave a fourth request waiting for ever."""
+    name = "players-0-great_locations-²"
+    held = [client.post(f"/g/{games_['revive']}/save", data={"version": "2",
+                                                             "changes": json.dumps({name: ["", "4"]})})
+            for _ in range(app.config["ACTIVE_REQUESTS"] + 1)]
+    assert [r.status_code for r in held] == [400] * len(held)
+    gate = app.extensions["companion.gate"]
+    assert gate.slots._value == app.config["ACTIVE_REQUESTS"]  # every slot free, bodies still unread
+    assert client.get("/").status_code == 200

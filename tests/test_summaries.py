@@ -138,7 +138,7 @@ def test_heavy_routes_wait_for_their_own_share_and_leave_the_others_free():
             yield b"done"
 
         start_response("200 OK", [("Content-Type", "text/plain")])
-        environ["companion.streamed"] = True  # what limits.mark_streamed says of a generator
+        environ["companion.streamed"] = True  # what limits.streamed says of an export
         return body()
 
     gate = RequestGate(app, None, active=2, heavy=1, heavy_paths=lambda: {"/heavy1", "/heavy2"})

@@ -42,8 +42,8 @@ def _too_big():
 def _download(chunks, mimetype: str, extension: str) -> Response:
     """The file, streamed as it is written (a batch of games at a time), in the request's context."""
     name = f"mes-parties-{datetime.now(UTC):%Y-%m-%d}.{extension}"
-    return Response(stream_with_context(chunks), mimetype=mimetype, headers={
-        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+    return limits.streamed(Response(stream_with_context(chunks), mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}))
 
 
 def _mine(columns):
