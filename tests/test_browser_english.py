@@ -99,3 +99,24 @@ def test_the_header_is_one_row_on_a_phone_in_both_languages(phone, language):
     assert len(tops) == 1, tops
     assert page.locator(".topbar").bounding_box()["height"] < 70
     check_layout(page)
+
+
+def test_the_reterra_drawing_tools_fit_a_phone_in_english(english_phone):
+    """QA (issue 24): the English drawing step was 396 px wide at 390 px, "Inhabitant" cut off."""
+    page = english_phone
+    page.goto(page.base_url + "/nouvelle?game=reterra&variant=base")
+    page.fill("#players-0-name", "Maëlle")
+    page.fill("#players-1-name", "Yanis")
+    page.get_by_role("button", name="Start entering").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+    show_player(page, 0)
+    page.locator('input[type=radio][value="grid"]').first.check()
+    tools = page.locator("#f-players-0-grid .tool")
+    expect(tools.first).to_be_visible()
+    cut = page.evaluate("""() => [...document.querySelectorAll('#f-players-0-grid .tool')]
+        .filter(b => b.scrollWidth > b.clientWidth || b.getBoundingClientRect().right > 390)
+        .map(b => b.textContent.trim())""")
+    assert cut == []
+    assert "Inhabitant" in page.locator("#f-players-0-grid .board-tools").inner_text()
+    check_layout(page)
+    screenshot(page, "en-reterra-drawing-tools")
