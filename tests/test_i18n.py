@@ -323,3 +323,21 @@ def test_castle_holder_and_tile_owner_blanks_are_in_english(client, variant):
     assert ">choose…<" in english and ">choisir…<" not in english
     french = client.get(f"/g/{token}/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert ">personne<" in french and ">choisir…<" in french
+
+
+def test_reterra_speaks_the_english_editions_words():
+    """QA (issue 24): the English edition says spaces (not squares) and names its terrains Forest,
+    Water, Desert, Grass and Asphalt (not plains, rocks)."""
+    from companion.jsstrings import STRINGS
+
+    doc = load_example("reterra.json")
+    with i18n.using("en"):
+        result = games.score(doc)
+        details = " ".join(line.detail for p in result.players for line in p.breakdown)
+        terrains = [i18n.tr(STRINGS[f"terrain_{k}"]) for k in "FEDPR"]
+        bad_letter = games.validate({"game": "reterra", "variant": "base", "players": [
+            {"name": "A", "grid": {"terrain": ["X" * 8] * 8}}, {"name": "B"}]})
+    assert "spaces" in details and "square" not in details
+    assert terrains == ["forest", "water", "desert", "grass", "asphalt"]
+    messages = " ".join(p.message for p in bad_letter)
+    assert "P (grass) or R (asphalt)" in messages and "plains" not in messages
