@@ -14,7 +14,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import GameRecord
-from companion.views import play
+from companion.views import results as play  # the rendered results live in views/results.py
 from helpers import create_game, stored
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}

@@ -21,7 +21,7 @@ from .. import stats as statistics
 from ..extensions import db
 from ..games.i18n import _
 from ..models import DeviceGame, GameRecord
-from .play import french_date
+from .dates import short_date
 
 bp = Blueprint("stats", __name__)
 bp.after_request(store.set_device_cookie)
@@ -114,7 +114,7 @@ def index():
                    if player is None
                    else _("{group} : totaux de {player} au fil des parties", group=group.label,
                           player=player)),
-            date=french_date)
+            date=short_date)
         charts_by_group.append({"svg": svg, "legend": series, "more": len(group.players) - len(drawn)})
     status = 404 if player and summary.player is None else 200
     return render_template("stats/index.html", summary=summary, asked=player,
