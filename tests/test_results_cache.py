@@ -1,5 +1,5 @@
 """The results of a stored version are rendered once per process and shown again from memory
-(companion/views/play.py `_shown`): whatever the order of the requests, each reader gets the page
+(companion/views/results.py `_shown`): whatever the order of the requests, each reader gets the page
 of their own language, time zone and access, the numbers of the latest save, and nothing of
 another reader (CSRF token, flashed messages, edit links)."""
 

@@ -14,9 +14,6 @@ from flask import has_request_context, request
 
 from ..games import i18n
 
-MONTHS = ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc.")
-MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
 ZONE_COOKIE = "companion_tz"  # the phone's time zone (IANA name), written by static/js/zone.js
 
 
@@ -43,8 +40,7 @@ def short_date(value: datetime | date | None) -> str:
         return ""
     if isinstance(value, datetime):
         value = local(value)
-    months = MONTHS_EN if i18n.current() == "en" else MONTHS
-    return f"{value.day} {months[value.month - 1]} {value.year}"
+    return i18n.short_date(value)
 
 
 def date_and_time(value: datetime) -> str:

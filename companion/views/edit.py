@@ -9,7 +9,7 @@ from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import forms, store
+from .. import forms, games, history, store
 from ..games.i18n import N_, _, tr
 from ..saving import service, wire
 
@@ -49,7 +49,8 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         sc.templates, record=record, screens=sc, game=sc.game, form=form,
         names=store.names_of(record), colours=store.colours_of(record),
         totals=[p.total for p in result.players] if result else [], warned=warned,
-        known_cards=partial(store.known_cards, record.game),  # read only by a page that offers them
+        # what the game's page offers from this device's past games (Reterra's cards): read only there
+        from_past=partial(games.from_past, record.game, partial(history.documents, record.game)),
         errors=errors, general=general or [], theirs=theirs or {},
         summary=forms.summary(form, errors) if status == 422 else [],
         # a conflict's fields, named for a player, with the other side's value (see `save`)
@@ -103,7 +104,7 @@ def edit(token: str):
     record = store.by_edit_token(token)
     sc = screens_or_404(record.game)
     if request.method == "GET":
-        store.remember(record, can_edit=True)
+        history.remember(record, can_edit=True)
         form = sc.form(record.document)
         form.version.data = str(record.version)
         # a stored draft's rules beside their fields; a game that scores (its result is kept) has none

@@ -5,26 +5,24 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from .. import games, store
+from .. import games, history, store
 from ..extensions import db
 from ..games.i18n import _
-
-# Table-level parts a new game with the same table keeps (the cards in play stay on the table).
-AGAIN_KEEPS = {"reterra": ("buildings",)}
 
 
 def again(token: str):
     """Play again: a new game with the same game, variant, players, colours and table names, the
     next player starting (seat order shifted by one: the first player passes to the left); the
-    table-level cards in play stay (Reterra's buildings, ruling in docs/rulings.md)."""
+    table-level parts the game's hooks name stay (`kept_on_again`: Reterra's buildings)."""
     record = store.by_edit_token(token)
     names, colours = store.names_of(record), store.colours_of(record)
     names, colours = names[1:] + names[:1], colours[1:] + colours[:1]
-    kept = {key: record.document[key] for key in AGAIN_KEEPS.get(record.game, ()) if key in record.document}
+    keeps = games.hooks_of(record.game).kept_on_again
+    kept = {key: record.document[key] for key in keeps if key in record.document}
     fresh = store.create(record.game, record.variant, names, colours, labels=store.labels_of(record),
                          document=kept)
     db.session.commit()
-    store.remember(fresh, can_edit=True)
+    history.remember(fresh, can_edit=True)
     flash(_("Nouvelle partie, mêmes joueurs : bonne partie !"), "success")
     return redirect(url_for("play.edit", token=fresh.edit_token))
 
@@ -34,7 +32,7 @@ def again(token: str):
 
 def list_games():
     entries = []
-    for entry in store.history():
+    for entry in history.entries():
         record = entry.record
         game = games.GAMES.get(record.game)
         result = store.result_of(record) if record.status == "scored" else None
@@ -56,11 +54,11 @@ def remove(token: str):
     """Remove a game from this device's list (the no-JS confirmation page, then a CSRF-checked POST);
     the game itself is deleted when this device could edit it and no other device kept it."""
     record = store.by_view_token(token)
-    entry = store.entry_for(record)
+    entry = history.entry_for(record)
     if entry is None:
         abort(404)
     if request.method == "POST":
-        deleted = store.forget(record)
+        deleted = history.forget(record)
         flash(_("Partie supprimée.") if deleted else _("Partie retirée de cet appareil."), "success")
         return redirect(url_for("play.history"))
     game = games.GAMES.get(record.game)

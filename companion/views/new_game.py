@@ -8,7 +8,7 @@ import secrets
 
 from flask import redirect, render_template, request, url_for
 
-from .. import forms, games, store
+from .. import forms, games, history, store
 from ..extensions import db
 from ..games.i18n import _
 
@@ -42,11 +42,11 @@ def new():
     if request.method == "POST":
         record = _create(form, game, sc, errors, general)
         if record is not None:
-            store.remember(record, can_edit=True)
+            history.remember(record, can_edit=True)
             return redirect(url_for("play.edit", token=record.edit_token))
     status = 422 if errors or general else 200
     return render_template("play/new.html", form=form, game=game, screens=sc, errors=errors,
-                           general=general, known_names=store.known_names()), status
+                           general=general, known_names=history.known_names()), status
 
 
 def _prefill_players(form, sc: forms.Screens) -> None:

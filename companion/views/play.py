@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .. import store
+from .. import devices
 from ..forms.html import FieldHtml
 from . import dates, edit, history, new_game, results
 
 bp = Blueprint("play", __name__)
-bp.after_request(store.set_device_cookie)
+bp.after_request(devices.set_device_cookie)
 bp.add_app_template_global(FieldHtml, "field_html")  # templates/play/_fields.html: the fields' HTML
 dates.register(bp)
 

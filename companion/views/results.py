@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from flask import current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import bgstats, forms, games, links, store
+from .. import bgstats, forms, games, history, links, store
 from ..games import i18n
-from ..games.core import join_names
+from ..games.core import headline
 from ..games.i18n import _
 from ..lru import LRU
 from .dates import local, zone
@@ -42,9 +42,7 @@ def _results_context(record, *, editable: bool) -> dict:
     context.update(
         rows=rows, totals=totals,
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
-        headline=(_("{names} gagne", names=result.winners[0]) if len(result.winners) == 1
-
-                  else _("Victoire partagée : {names}", names=join_names(result.winners))),
+        headline=headline(result.winners),
         tiebreaks=game.tiebreak_lines(record.variant),
     )
     return context
@@ -90,7 +88,7 @@ def _shown(record, *, editable: bool) -> Shown:
 
 
 def results(token: str):
-    record = store.open_by_edit_token(token)
+    record = history.open_by_edit_token(token)
     shown = _shown(record, editable=True)
     if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
@@ -101,7 +99,7 @@ def results(token: str):
 
 
 def view(token: str):
-    record = store.open_by_view_token(token)
+    record = history.open_by_view_token(token)
     return render_template("play/view.html", record=record, game=games.GAMES[record.game],
                            shown=_shown(record, editable=False))
 
