@@ -1,7 +1,7 @@
 """Dates as the reader reads them: in their time zone (a cookie their phone set) and language.
 
-Template filters `fr_date` (« 22 nov. 2026 », "22 Nov 2026") and `fr_when` (with the time); the
-names are the templates' (their French default), the text follows the reader's language.
+Template filters `short_date` (« 22 nov. 2026 », "22 Nov 2026") and `date_and_time` (with the time),
+in the reader's language.
 """
 
 from __future__ import annotations
@@ -53,5 +53,5 @@ def date_and_time(value: datetime) -> str:
 
 def register(bp) -> None:
     """The filters, for every template of the app (`bp`: the blueprint that brings them)."""
-    bp.add_app_template_filter(short_date, "fr_date")
-    bp.add_app_template_filter(date_and_time, "fr_when")
+    bp.add_app_template_filter(short_date)
+    bp.add_app_template_filter(date_and_time)

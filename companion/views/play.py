@@ -4,7 +4,7 @@
     edit.py       /g/<token>/ , /save , /state     the end state, autosaved (companion/saving)
     results.py    /g/<token>/resultats , /r/<token>/ , sheet.pdf   results, shared page, PDF
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
-    dates.py      the `fr_date` and `fr_when` template filters
+    dates.py      the `short_date` and `date_and_time` template filters
 
 Game-independent: a game's fields come from `companion/forms/<game>.py` (see companion.forms).
 URLs: /g/<edit_token>/... edits (whoever holds the link), /r/<view_token>/... only reads.
