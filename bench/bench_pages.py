@@ -66,7 +66,7 @@ def bench_app():
 
 
 def main() -> list[dict]:
-    from companion.views.play import SHOWN  # the rendered results kept per version
+    from companion.views.results import SHOWN  # the rendered results kept per version
 
     app = bench_app()
     client = app.test_client()

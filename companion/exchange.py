@@ -40,6 +40,7 @@ from .extensions import db
 from .games.core import InvalidDocument, Problem, join
 from .games.i18n import _
 from .models import DeviceGame, GameRecord
+from .store import colours_of, padded_colours
 
 FORMAT = "companion-export"
 VERSION = 1
@@ -106,15 +107,6 @@ def variants_of(device: str | None) -> set[tuple[str, str]]:
     """The (game, variant) pairs among a device's games: the CSV's columns, known before its rows."""
     query = sa.select(GameRecord.game, GameRecord.variant).distinct()
     return {(row.game, row.variant) for row in db.session.execute(_of_device(query, device))}
-
-
-def colours_of(record) -> list[str]:
-    n = len(record.document.get("players", [])) if isinstance(record.document, dict) else 0
-    return _padded(record.colours, n)
-
-
-def _padded(colours, n: int) -> list[str]:
-    return (list(colours or []) + [""] * n)[:n]
 
 
 def _game_entry(r) -> dict:
@@ -218,7 +210,7 @@ def csv_chunks(groups: Iterable[Iterable], keys: Sequence[str]) -> Iterator[str]
 
 def _csv_rows(writer, record, names: list, result: dict | None, keys: Sequence[str],
               colour_names: dict) -> None:
-    colours = _padded(record.colours, len(names))
+    colours = padded_colours(record.colours, len(names))
     date = utc(record.created_at).strftime("%Y-%m-%d %H:%M:%S")
     fixed = [check_csv_cell(record.uid), check_csv_cell(record.game), check_csv_cell(record.variant), date,
              check_csv_cell(record.status)]

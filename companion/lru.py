@@ -1,5 +1,5 @@
 """A small thread-safe LRU bounded in size and in count: the rendered sheets (companion/pdf/cache.py)
-and the rendered results of a stored version (companion/views/play.py) are kept in one each, per
+and the rendered results of a stored version (companion/views/results.py) are kept in one each, per
 process, so that a page read again and again is not drawn again."""
 
 from __future__ import annotations

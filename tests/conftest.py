@@ -174,13 +174,19 @@ def _dice_score(doc, names, check):
 
 @pytest.fixture
 def dice(monkeypatch):
-    """Register the stand-in game "dice" (2-4 players) for the duration of a test."""
+    """Register the stand-in game "dice" (2-4 players) for the duration of a test, by the steps a
+    fourth game takes (docs/architecture.md, "Adding a fourth game"): a `GAME` with its `score`, and
+    its `HOOKS` (dice needs none: every default), put in the registries `_MODULES` fills."""
     from companion import games
     from companion.games.core import Category, Game
+
+    class DiceHooks(games.Hooks):
+        pass
 
     game = Game(id="dice", label="Dés", variants={"base": "Base"}, min_players=2, max_players=4,
                 categories=(Category("points", "Points", "somme des dés"),), score=_dice_score)
     monkeypatch.setitem(games.GAMES, "dice", game)
+    monkeypatch.setitem(games.HOOKS, "dice", DiceHooks())
     return game
 
 

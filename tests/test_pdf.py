@@ -17,7 +17,7 @@ from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
 from companion import games, pdf
-from companion.pdf import community
+from companion.pdf import reterra_board
 from companion.pdf.fetcher import FetchRefused, StaticFetcher, static_path
 from conftest import load_example
 
@@ -188,7 +188,7 @@ def test_reterra_grid_player_gets_a_drawing_from_the_engine_analysis(weasy_log):
     assert squash(caption) in text
     assert warnings_of(weasy_log) == []
 
-    drawing = community.draw("Yanis", doc["players"][1]["grid"], found)
+    drawing = reterra_board.draw("Yanis", doc["players"][1]["grid"], found)
     assert len(drawing.segments) == len(found["segments"]) == 5
     assert [scored for _, _, scored in drawing.sources] == [s["scored"] for s in found["sources"]]
     assert len(drawing.junk) == len(found["junk"]) and len(drawing.inhabitants) == len(found["inhabitants"])

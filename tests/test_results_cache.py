@@ -1,5 +1,5 @@
 """The results of a stored version are rendered once per process and shown again from memory
-(companion/views/play.py `_shown`): whatever the order of the requests, each reader gets the page
+(companion/views/results.py `_shown`): whatever the order of the requests, each reader gets the page
 of their own language, time zone and access, the numbers of the latest save, and nothing of
 another reader (CSRF token, flashed messages, edit links)."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import GameRecord
-from companion.views import play
+from companion.views import results as play  # the rendered results live in views/results.py
 from helpers import create_game, stored
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}

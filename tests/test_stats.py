@@ -13,6 +13,7 @@ from played import HOSTILE, START, device_of, revive, store_games
 from companion import charts, games, store
 from companion import stats as statistics
 from companion.extensions import db
+from companion.history import HISTORY_LIMIT
 from companion.models import GameRecord
 from conftest import load_example
 
@@ -79,12 +80,12 @@ def test_player_page_keeps_their_games_and_their_line(app, client):
 
 def test_statistics_cover_more_than_the_history_page(app, client):
     device = device_of(client)
-    many = store.HISTORY_LIMIT + 20
+    many = HISTORY_LIMIT + 20
     store_games(app, device, [revive(("Alice", i), ("Bob", 200 - i)) for i in range(many)])
     history = client.get("/parties").get_data(as_text=True)
-    assert history.count('class="history-item"') == store.HISTORY_LIMIT
+    assert history.count('class="history-item"') == HISTORY_LIMIT
     _, html = page(client)
-    assert f"{store.HISTORY_LIMIT + 20} parties terminées" in html
+    assert f"{HISTORY_LIMIT + 20} parties terminées" in html
 
 
 def test_five_hundred_games_and_more_players_than_the_chart_shows(app, client):

@@ -1,29 +1,38 @@
 """The games the app knows, and the one entry point that scores a document.
 
-Adding a game: write `companion/games/<game>.py` exposing `GAME` (a `core.Game`)
-and list it in `_MODULES`. Nothing here imports Flask or the database.
+Adding a game: write `companion/games/<game>.py` exposing `GAME` (a `core.Game`) and `HOOKS` (a
+`hooks.Hooks`, the defaults when it needs none), and list it in `_MODULES`. Nothing here imports
+Flask or the database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from . import rebirth, reterra, revive
 from .core import RULE, Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
+from .hooks import Hooks, blank
 from .i18n import _
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
-_BY_ID = {m.GAME.id: m for m in _MODULES}
+HOOKS: dict[str, Hooks] = {m.GAME.id: m.HOOKS for m in _MODULES}
+_DEFAULT = Hooks()
 # Tools a table uses during play (Rebirth's city resolver...): (game, name) -> fn(payload) -> dict.
-TOOLS = {(m.GAME.id, name): fn for m in _MODULES for name, fn in getattr(m, "TOOLS", {}).items()}
+TOOLS = {(game_id, name): fn for game_id, hooks in HOOKS.items() for name, fn in hooks.tools.items()}
 
 COMMON_KEYS = ("game", "variant", "players")
 
 
 def get_game(game_id: str) -> Game | None:
     return GAMES.get(game_id)
+
+
+def hooks_of(game_id: str) -> Hooks:
+    """What the game adds to the shared code (companion/games/hooks.py); the defaults for a game
+    registered without a module (the tests' stand-in "dice")."""
+    return HOOKS.get(game_id, _DEFAULT)
 
 
 def _common(doc: object, games: Mapping[str, Game], check: Checker):
@@ -118,22 +127,22 @@ def score_pad(result: Result) -> list[PadRow]:
 
 def tiebreak_keys(game_id: str) -> tuple[str, ...]:
     """Breakdown keys whose detail carries a number a tie-break reads (Revive's leftover resources)."""
-    return tuple(getattr(_BY_ID.get(game_id), "TIEBREAK_KEYS", ()))
+    return tuple(hooks_of(game_id).tiebreak_keys)
 
 
-def blank(value: object) -> bool:
-    """Nothing entered: zeros, false, null, empty lists and objects, at any depth."""
-    if isinstance(value, dict):
-        return all(blank(v) for v in value.values())
-    if isinstance(value, list):
-        return all(blank(v) for v in value)
-    return value in (None, 0, False, "")
+def from_past(game_id: str, documents: Callable[[], Iterable[dict]]) -> dict:
+    """What a game's end-state page offers from this device's past games of it (`documents`, read
+    only when the game offers something from them): its hook `from_past`."""
+    hooks = hooks_of(game_id)
+    if type(hooks).from_past is Hooks.from_past:
+        return {}  # the game offers nothing: its history is not read
+    return hooks.from_past(documents())
 
 
 def warnings(doc: dict, result: Result | None = None, *, finished: bool = False) -> list[Problem]:
     """Likely mistakes in a document that scores, each with its contract path: never blocking, the
     document is valid. Every game: a player whose own fields are all blank; then the game's own
-    (`warnings(doc, result)` of its module, e.g. Rebirth's track and itemised points both given).
+    (its hook `warnings(doc, result)`, e.g. Rebirth's track and itemised points both given).
     A blank player is said once another player has something: before that, nobody has started.
     `finished`: the game is read as over (its results): every player blank is then said too, once,
     rather than a shared victory at 0 shown as if it were the game's."""
@@ -143,8 +152,8 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
         return []
     out = []
     players = doc.get("players", [])
-    module = _BY_ID.get(result.game)
-    is_blank = getattr(module, "blank", None) or blank
+    hooks = hooks_of(result.game)
+    is_blank = hooks.blank
     blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
     if finished and players and all(blank_):
         out.append(Problem("players", _("Rien n'est saisi pour aucun joueur : tout le monde est à 0. "
@@ -154,9 +163,7 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
             name = player.get("name") or _("Joueur {n}", n=i + 1)
             out.append(Problem(join("players", i), _("{name} : rien n'est saisi (total {total}). Un oubli ?",
                                                      name=name, total=result.players[i].total)))
-    extra = getattr(module, "warnings", None)
-    if extra is not None:
-        out.extend(extra(doc, result))
+    out.extend(hooks.warnings(doc, result))
     return out
 
 
@@ -169,5 +176,5 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
     return []
 
 
-__all__ = ["GAMES", "RULE", "Game", "InvalidDocument", "PadRow", "Problem", "Result", "get_game", "score",
-           "score_pad", "validate", "warnings"]
+__all__ = ["GAMES", "RULE", "Game", "Hooks", "InvalidDocument", "PadRow", "Problem", "Result", "get_game",
+           "score", "score_pad", "blank", "hooks_of", "validate", "warnings"]

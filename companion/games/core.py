@@ -491,6 +491,14 @@ class Criterion:
     same: Callable[[Tie], str]
 
 
+def headline(winners: Sequence[str]) -> str:
+    """The results' title: "Ana gagne" / "Victoire partagée : Ana et Léo" (the web page and the
+    sheet; not "Victoire de Ana": French would elide before a vowel)."""
+    if len(winners) == 1:
+        return _("{names} gagne", names=winners[0])
+    return _("Victoire partagée : {names}", names=join_names(list(winners)))
+
+
 def outcome(groups: Sequence[Sequence[str]], place: int) -> str:
     """Outcome of an ordering: "Alice gagne, puis Bob" / "Bob prend la 2e place"."""
     head = list(groups[0])

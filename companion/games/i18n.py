@@ -115,12 +115,27 @@ def N_(message: str) -> str:
     return message
 
 
-MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-             "October", "November", "December")
+# The month names, long and short, per language: the only copy (static/js/zone.js reads its short
+# French ones from the catalogue, companion/jsstrings.py "months").
+MONTHS = {
+    "fr": (("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+            "novembre", "décembre"),
+           ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.",
+            "déc.")),
+    "en": (("January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December"),
+           ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")),
+}
 
 
-def long_date(day, french_months: tuple[str, ...]) -> str:
-    """"1er mars 2026" in French (with the caller's month names), "1 March 2026" in English."""
+def long_date(day) -> str:
+    """The date printed on a sheet: "1er mars 2026" in French, "1 March 2026" in English."""
     if current() == "en":
-        return f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}"
-    return f"{'1er' if day.day == 1 else day.day} {french_months[day.month - 1]} {day.year}"
+        return f"{day.day} {MONTHS['en'][0][day.month - 1]} {day.year}"
+    return f"{'1er' if day.day == 1 else day.day} {MONTHS['fr'][0][day.month - 1]} {day.year}"
+
+
+def short_date(day) -> str:
+    """A short date in the current language: « 22 nov. 2026 », "22 Nov 2026"."""
+    months = MONTHS["en" if current() == "en" else "fr"][1]
+    return f"{day.day} {months[day.month - 1]} {day.year}"

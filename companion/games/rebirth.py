@@ -35,6 +35,7 @@ from .core import (
     outcome,
     player_name,
 )
+from .hooks import Hooks
 from .i18n import N_, _, current, ngettext, tr
 
 SCOTLAND = ("scotland",)
@@ -779,3 +780,14 @@ GAME = Game(
                     N_("Sinon, victoire partagée.")),
     },
 )
+
+
+class _Hooks(Hooks):
+    tools = TOOLS
+    tiebreak_keys = TIEBREAK_KEYS
+
+    def warnings(self, doc: dict, result: Result) -> list[Problem]:
+        return warnings(doc, result)
+
+
+HOOKS = _Hooks()

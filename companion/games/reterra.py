@@ -34,6 +34,7 @@ modes without changing a score.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,7 @@ from .core import (
     finish,
     join,
 )
+from .hooks import Hooks
 from .i18n import N_, _, ngettext, tr
 
 SIZE = 8  # squares per side (T1: 4×4 tiles of 2×2 squares)
@@ -516,3 +518,30 @@ def grid_tool(payload: Any) -> dict:
 TOOLS = {"grid": grid_tool}
 
 __all__ = ["GAME", "TOOLS", "analyse_grid", "score"]
+
+
+def from_past(documents: Iterable[dict]) -> dict:
+    """What the end-state page offers from this device's past games (latest first): the building
+    cards (name, points) used before, each once, to pick the new game's cards from."""
+    seen, cards = set(), []
+    for document in documents:
+        for card in document.get("buildings") or []:
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+                continue
+            key = (card["name"].strip().lower(), card.get("points"))
+            if key not in seen:
+                seen.add(key)
+                cards.append({"name": card["name"].strip(), "points": card.get("points")})
+    return {"known_cards": cards}
+
+
+class _Hooks(Hooks):
+    tools = TOOLS
+    tiebreak_keys = TIEBREAK_KEYS
+    kept_on_again = ("buildings",)  # the cards in play stay on the table (docs/rulings.md)
+
+    def from_past(self, documents: Iterable[dict]) -> dict:
+        return from_past(documents)
+
+
+HOOKS = _Hooks()

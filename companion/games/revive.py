@@ -21,6 +21,7 @@ from .core import (
     finish,
     join,
 )
+from .hooks import Hooks
 from .i18n import N_, _, ngettext
 
 ABYSS = ("abyss",)
@@ -340,3 +341,13 @@ def blank(player: dict) -> bool:
     if isinstance(card, list):
         card = [line.get("count") if isinstance(line, dict) else line for line in card]
     return nothing({**player, "artifact_card": card})
+
+
+class _Hooks(Hooks):
+    tiebreak_keys = TIEBREAK_KEYS
+
+    def blank(self, player: dict) -> bool:
+        return blank(player)
+
+
+HOOKS = _Hooks()

@@ -5,11 +5,12 @@
     render_pad(game_id, variant) -> PDF bytes                      (raises UnknownPad)
 
 Rows are the game's categories in contract order with their labels and reminders, read from
-`games.GAMES[id]` (never a copy); a Reterra grid player's community is drawn from the engine's
-analysis (`community.py`). Fonts, stylesheet and everything else a page uses come from `static/`
-through `fetcher.StaticFetcher`, which refuses any other URL. Every text goes through Jinja's
-autoescaping, and through `printable` (a character no shipped font draws becomes U+FFFD, never an
-empty box). Each page is one A4 page: a sheet that overflows is rendered again more compactly.
+`games.GAMES[id]` (never a copy); a game's own drawings (a Reterra grid player's community, from
+the engine's analysis) come from its board module (`boards.py`). Fonts, stylesheet and everything
+else a page uses come from `static/` through `fetcher.StaticFetcher`, which refuses any other
+URL. Every text goes through Jinja's autoescaping, and through `printable` (a character no shipped
+font draws becomes U+FFFD, never an empty box). Each page is one A4 page: a sheet that overflows
+is rendered again more compactly.
 WeasyPrint is imported on first use only, so that `python -m companion score` stays quick.
 """
 
@@ -24,17 +25,15 @@ from functools import lru_cache
 
 from .. import ROOT, games
 from ..games import i18n
-from ..games.core import InvalidDocument, Result, join_names, ordinal
+from ..games.core import InvalidDocument, Result, headline, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
+from . import boards
 
 STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
 BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/
 PAD_COLUMNS = 4
-
-MONTHS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
-          "octobre", "novembre", "décembre")
 
 # A few French colour names a table may use for its players (pawns, score markers).
 COLOUR_NAMES = {
@@ -131,11 +130,6 @@ def _finalize(value: object) -> object:
     return value
 
 
-def french_date(day: dt.date) -> str:
-    """The date printed on a sheet, in the current language ("1er mars 2026", "1 March 2026")."""
-    return i18n.long_date(day, MONTHS)
-
-
 def place_label(place: int, shared: bool) -> str:
     return ordinal(place) + (_(" ex æquo") if shared else "")
 
@@ -224,32 +218,21 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
                 "names": join_names(place.players),
                 "total": number(result.player(place.players[0]).total)}
                for place in result.ranking]
-    winners = result.winners
-    # as on the results page (and no "Victoire de Ana": French would elide before a vowel)
-    headline = (_("{names} gagne", names=winners[0]) if len(winners) == 1
-                else _("Victoire partagée : {names}", names=join_names(winners)))
 
-    drawings = []
-    if result.game == "reterra":
-        from .community import draw, legend
-
-        for player, p in zip(doc.get("players", []), result.players, strict=False):
-            found = p.extra.get("grid")
-            if isinstance(player, dict) and isinstance(player.get("grid"), dict) and found:
-                drawings.append(draw(p.name, player["grid"], found))
+    drawings, legend = boards.drawings_of(doc, result)
     return {
         "mix": _mix(rows, result),
         "game": game.title,
         "variant": game.variant_label(variant),
-        "date": french_date(day),
+        "date": i18n.long_date(day),
         "players": players,
         "rows": rows,
         "ranking": ranking,
-        "headline": headline,
+        "headline": headline(result.winners),
         "explanation": list(result.explanation),
         "tiebreaks": list(game.tiebreak_lines(variant)),
         "drawings": drawings,
-        "legend": legend() if drawings else [],
+        "legend": legend,
     }
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-from .. import cli
+from .. import cli, games
+from ..games.core import join_names
 from ..games.i18n import _
 
 
@@ -74,8 +75,10 @@ def extend(sub, commands: dict) -> None:
     p.add_argument("--date", metavar=_("AAAA-MM-JJ"), help=_("date imprimée (par défaut : aujourd'hui)"))
     commands["sheet"] = cmd_sheet
     p = sub.add_parser("pad", help=_("imprime une feuille de score vierge (PDF, A4)"))
-    p.add_argument("game", help=_("jeu : rebirth, reterra ou revive"))
-    p.add_argument("variant", help=_("variante : scotland, ireland, base ou abyss"))
+    # the games and variants this build knows (companion.games), never a list written by hand
+    p.add_argument("game", help=_("jeu : {games}", games=join_names(list(games.GAMES), "ou")))
+    variants = dict.fromkeys(v for game in games.GAMES.values() for v in game.variants)
+    p.add_argument("variant", help=_("variante : {variants}", variants=join_names(list(variants), "ou")))
     p.add_argument("-o", "--output", required=True, help=_("fichier PDF à écrire, ou - pour la sortie "
                                                            "standard"))
     commands["pad"] = cmd_pad

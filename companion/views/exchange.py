@@ -22,11 +22,11 @@ from flask import (
     url_for,
 )
 
-from .. import exchange, limits, store
+from .. import devices, exchange, limits
 from ..games.i18n import _, ngettext
 
 bp = Blueprint("exchange", __name__)
-bp.after_request(store.set_device_cookie)
+bp.after_request(devices.set_device_cookie)
 
 
 def _limit() -> int:
@@ -48,7 +48,7 @@ def _download(chunks, mimetype: str, extension: str) -> Response:
 
 def _mine(columns):
     """This device's games, a batch at a time (none for a device without a cookie yet)."""
-    device = store.device_id(create=False)
+    device = devices.device_id(create=False)
     return iter(()) if device is None else exchange.batches(device, columns)
 
 
@@ -61,7 +61,7 @@ def export_json():
 @bp.get("/parties/export.csv")
 @limits.heavy
 def export_csv():
-    device = store.device_id(create=False)
+    device = devices.device_id(create=False)
     keys = exchange.csv_keys(exchange.variants_of(device) if device is not None else set())
     return _download(exchange.csv_chunks(_mine(exchange.CSV_COLUMNS), keys), "text/csv", "csv")
 
@@ -79,7 +79,7 @@ def restore():
     if len(data) > _limit():
         return _too_big()
     try:
-        outcome = exchange.restore(exchange.parse(data), store.device_id())
+        outcome = exchange.restore(exchange.parse(data), devices.device_id())
     except exchange.Refused as refused:
         return _refused(refused.problems)
     flash(said(outcome), "success")

@@ -1,5 +1,5 @@
 """Statistics pages (this device's games, or one player's) and what the results pages borrow from
-this feature: the BG Stats link and the category-mix chart (template globals, so views/play.py
+this feature: the BG Stats link and the category-mix chart (template globals, so views/results.py
 does not change).
 
 The statistics read every scored game of the device (not only the history's latest 100) in one
@@ -16,16 +16,16 @@ import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
-from .. import bgstats, charts, diskfull, limits, store, summaries
+from .. import bgstats, charts, devices, diskfull, limits, summaries
 from .. import stats as statistics
 from ..extensions import db
 from ..games import i18n
 from ..games.i18n import _
 from ..models import DeviceGame, GameRecord
-from .play import french_date
+from .dates import short_date
 
 bp = Blueprint("stats", __name__)
-bp.after_request(store.set_device_cookie)
+bp.after_request(devices.set_device_cookie)
 
 
 def device_plays() -> list[statistics.Play]:
@@ -35,7 +35,7 @@ def device_plays() -> list[statistics.Play]:
     every version of the game: companion.summaries); a game whose summary is missing or stale (made
     for another version, or by another engine: the rules changed) is read in full, scored once, and
     its summary written back, so an upgrade of the rules costs one slower visit, not every one."""
-    device = store.device_id(create=False)
+    device = devices.device_id(create=False)
     if device is None:
         return []
     rows = db.session.execute(
@@ -115,7 +115,7 @@ def index():
                    if player is None
                    else _("{group} : totaux de {player} au fil des parties", group=group.label,
                           player=player)),
-            date=french_date)
+            date=short_date)
         charts_by_group.append({"svg": svg, "legend": series, "more": len(group.players) - len(drawn)})
     status = 404 if player and summary.player is None else 200
     return render_template("stats/index.html", summary=summary, asked=player,

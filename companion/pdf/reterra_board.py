@@ -103,3 +103,13 @@ def legend() -> list[tuple[str, str, str]]:
     """(letter, name in the current language, colour) of each terrain, in the engine's order."""
     return [(letter, tr(label), PALETTE[letter][0]) for letter, label in reterra.TERRAINS.items()]
 
+
+
+def drawings(doc: dict, result) -> list[Drawing]:
+    """One drawing per player scored from a painted grid (those counted by hand have none)."""
+    out = []
+    for player, p in zip(doc.get("players", []), result.players, strict=False):
+        found = p.extra.get("grid")
+        if isinstance(player, dict) and isinstance(player.get("grid"), dict) and found:
+            out.append(draw(p.name, player["grid"], found))
+    return out

@@ -1,0 +1,52 @@
+"""What a game adds to the shared code, beyond its `GAME` description: one class every game's
+module subclasses (`HOOKS = Hooks()` at its end), each method with the default a game without it
+gets. A subclass that defines a name the base does not know (a misspelt hook) fails at import.
+
+The shell asks `games.hooks_of(game_id)`, never the game's module: no game id in a shared module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import ClassVar
+
+from .core import Problem, Result
+
+
+def blank(value: object) -> bool:
+    """Nothing entered: zeros, false, null, empty lists and objects, at any depth."""
+    if isinstance(value, dict):
+        return all(blank(v) for v in value.values())
+    if isinstance(value, list):
+        return all(blank(v) for v in value)
+    return value in (None, 0, False, "")
+
+
+class Hooks:
+    """The default of every hook; a game overrides the ones it needs."""
+
+    # Tools a table uses during play (Rebirth's city resolver): name -> fn(payload) -> dict.
+    tools: ClassVar[Mapping[str, Callable[[object], dict]]] = {}
+    # Breakdown keys whose detail carries a number a tie-break reads (Revive's leftover resources).
+    tiebreak_keys: ClassVar[tuple[str, ...]] = ()
+    # Table-level parts a new game with the same table keeps ("rejouer": Reterra's buildings).
+    kept_on_again: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        unknown = sorted(name for name in vars(cls) if not name.startswith("_") and not hasattr(Hooks, name))
+        if unknown:
+            raise TypeError(f"{cls.__module__}.{cls.__name__}: unknown hook(s) {', '.join(unknown)} "
+                            f"(known: {', '.join(n for n in vars(Hooks) if not n.startswith('_'))})")
+
+    def blank(self, player: dict) -> bool:
+        """A player's own fields (their name left out) hold nothing entered."""
+        return blank(player)
+
+    def warnings(self, doc: dict, result: Result) -> list[Problem]:
+        """The game's own likely mistakes in a document that scores (never blocking)."""
+        return []
+
+    def from_past(self, documents: Iterable[dict]) -> dict:
+        """What the end-state page offers from this device's past games of it (latest first)."""
+        return {}

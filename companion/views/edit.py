@@ -1,0 +1,182 @@
+"""The end-state page of a game being scored (/g/<token>/), its autosave (/save) and the state a
+phone asks for when it comes back (/state). Thin: each save goes through the saving service
+(companion/saving), which merges, checks and writes; here only the request and the answer."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+
+from .. import forms, games, history, store
+from ..games.i18n import N_, _, tr
+from ..saving import service, wire
+
+CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
+               "saisissiez. Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos "
+               "saisies y sont restées ; ses autres modifications sont reprises. « Enregistrer » "
+               "appliquera vos saisies ; rechargez la page pour reprendre les siennes."))
+# The same, as the autosave shows it: its own two buttons, and the fields listed with links to them.
+CONFLICT_LIVE = (N_("Un autre appareil a modifié les mêmes champs pendant que vous saisissiez. Rien n'a "
+                    "été écrasé : vos saisies sont restées dans ces champs, la valeur de l'autre appareil "
+                    "est indiquée sous chacun, et ses autres modifications sont reprises. Choisissez :"))
+INVALID = N_("Rien n'a été enregistré : corrigez les champs signalés (vos saisies restent sur ce "
+             "téléphone).")
+UNFINISHED = (N_("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les "
+                 "champs signalés."))
+DRAFT = N_("Enregistré (à compléter avant les résultats : voir les champs signalés).")
+
+def screens_or_404(game_id: str) -> forms.Screens:
+    sc = forms.screens(game_id)
+    if sc is None:
+        abort(404)
+    return sc
+
+
+def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+               stored: dict | None = None):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+    if stored is None:
+        stored = forms.stored(sc, record.document).values
+    forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
+    result = store.result_of(record)
+    errors = errors or {}
+    warned = forms.warned(sc, record.document, form, result)[0] if not errors else {}
+    sc.label(form, store.labels_of(record))
+    stored = {k: v for k, v in stored.items() if v}
+    return render_template(
+        sc.templates, record=record, screens=sc, game=sc.game, form=form,
+        names=store.names_of(record), colours=store.colours_of(record),
+        totals=[p.total for p in result.players] if result else [], warned=warned,
+        # what the game's page offers from this device's past games (Reterra's cards): read only there
+        from_past=partial(games.from_past, record.game, partial(history.documents, record.game)),
+        errors=errors, general=general or [], theirs=theirs or {},
+        summary=forms.summary(form, errors) if status == 422 else [],
+        # a conflict's fields, named for a player, with the other side's value (see `save`)
+        conflict_fields=forms.summary(form, {n: [v] for n, v in theirs.items()}) if theirs else [],
+        base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
+    ), status
+
+
+def _save_of(record, sc: forms.Screens) -> wire.Save | None:
+    """What this phone changed: the autosave's own lists, or the no-JS form compared with the values
+    its page was rendered from (its rows never move: each count's card is its row's). None when a
+    post cannot say (no base values and an older version): every difference is then a conflict."""
+    if wire.is_autosave(request.form):
+        try:
+            return wire.autosave(request.form)
+        except wire.BadSave:
+            abort(400)
+    posted_form = sc.form(record.document, formdata=request.form)
+    posted = forms.raw_values(posted_form)
+    base = wire.parse_values(request.form.get(wire.BASE))
+    version = wire.version_of(request.form)
+    if base is None:
+        if version != record.version:
+            return None
+        base = forms.stored(sc, record.document).values
+    return wire.Save(wire.changes_of(posted, base), forms.new_rows(posted_form, base),
+                     forms.row_keys(sc, posted_form), version)
+
+
+def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
+    """This request's save through the saving service (companion/saving/service.py)."""
+    save = _save_of(record, sc)
+    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    try:
+        return service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
+                              finishing=finishing)
+    except service.Busy:
+        abort(503)
+
+
+def _anchor(form, changed: list[str]) -> str:
+    """Where the player was: the last field this phone changed, in the page's order."""
+    order = {name: k for k, name in enumerate(forms.labels(form))}
+    known = [name for name in changed if name in order]
+    if not known:
+        return "actions"
+    return "f-" + max(known, key=order.get)
+
+
+def edit(token: str):
+    record = store.by_edit_token(token)
+    sc = screens_or_404(record.game)
+    if request.method == "GET":
+        history.remember(record, can_edit=True)
+        form = sc.form(record.document)
+        form.version.data = str(record.version)
+        # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
+        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
+        return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))
+    finishing = request.form.get("action") == "finish"
+    out = _submit(record, sc, finishing=finishing)
+    record, form, checked = out.record, out.form, out.checked
+    form.version.data = str(record.version)  # saving again applies this phone's entries
+    if out.kind == "conflict":
+        return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
+                          general=[tr(CONFLICT), *checked.general], status=409, stored=out.known)
+    if out.kind == "invalid":
+        return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
+                          status=422, stored=out.known)
+    if request.form.get("add_row"):
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
+    if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
+        return _edit_page(record, sc, form, errors=checked.errors,
+                          general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
+    if finishing:
+        return redirect(url_for("play.results", token=token))
+    for message in out.dropped.values():
+        flash(message, "error")
+    flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
+    # the fields this phone changed: in this post, or (with JS) in the autosave just before it
+    changed = out.changed or forms.parse_list(request.form.get("just_saved")) or []
+    return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, changed)))
+
+
+def save(token: str):
+    """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
+    non-blank stored value, so the page takes in what another phone saved meanwhile."""
+    record = store.by_edit_token(token)
+    sc = screens_or_404(record.game)
+    out = _submit(record, sc)
+    checked = out.checked
+    stored = {k: v for k, v in out.stored.items() if v}
+    summary = [list(item) for item in forms.summary(out.form, checked.errors)]
+    if out.kind == "conflict":
+        result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
+        # each field in conflict, named for a player, with the other side's value: the notice links
+        # to them (one may be on another player's step, hidden)
+        fields = [list(item) for item in forms.summary(out.form, {n: [v] for n, v in out.theirs.items()})]
+        return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
+                       fields=fields, message=tr(CONFLICT_LIVE), errors=checked.errors,
+                       general=checked.general, stored=stored,
+                       totals=[p.total for p in result.players] if result else []), 409
+    if out.kind == "invalid":
+        return jsonify(ok=False, version=out.record.version, errors=checked.errors,
+                       general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
+    return jsonify(ok=True, version=out.record.version, errors=checked.errors,
+                   general=[*out.dropped.values(), *checked.general],
+                   totals=[p.total for p in checked.result.players] if checked.result else [],
+                   draft=not checked.ok, stored=stored, moved=out.moved,
+                   warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),
+                                         checked.result)[0])
+
+
+def state(token: str):
+    """What the server holds now, for a page coming back to the front (a phone woken up, a tab
+    shown again: another phone may have saved meanwhile). Nothing (204) when `version` is still the
+    stored one, else the answer of a save that changed nothing. Never writes."""
+    record = store.by_edit_token(token)
+    sc = screens_or_404(record.game)
+    if request.args.get("version") == str(record.version):
+        return "", 204
+    view = forms.stored(sc, record.document)
+    result = store.result_of(record)
+    errors, general = forms.stored_problems(sc, view)
+    return jsonify(ok=True, version=record.version, errors=errors, general=general,
+                   totals=[p.total for p in result.players] if result else [], draft=result is None,
+                   stored={k: v for k, v in view.values.items() if v},
+                   warnings=forms.warned(sc, record.document, view, result)[0])
+
