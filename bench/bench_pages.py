@@ -127,6 +127,7 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     from werkzeug.datastructures import MultiDict
 
     from companion import forms, games, store
+    from companion.forms import direct
 
     client = app.test_client()
     def floor():
@@ -139,6 +140,14 @@ def parts(app, token: str, doc: dict) -> list[dict]:
         posted = MultiDict(list(forms.stored(sc, doc).values.items()))
         record = store.by_edit_token(token)
 
+        view = forms.stored(sc, doc)
+        spec = direct.leaves_of(sc, view)
+
+        def laid():
+            value, message = direct.read(spec["players-0-track"], "42")
+            document = direct.lay_on(view.document, {"players-0-track": value}, spec)
+            return direct.check(sc, document, {}, view.paths)
+
         def write():
             record.version = store.save(record, record.document, record.version).version
 
@@ -148,6 +157,8 @@ def parts(app, token: str, doc: dict) -> list[dict]:
                 ("formulaire des valeurs envoyées, validé, mis en document et compté",
                  lambda: forms.check(sc, doc, sc.form(doc, formdata=posted))),
                 ("moteur seul", lambda: games.score(doc)),
+                # issue 21: one field laid on the stored document and checked by the engine, no form
+                ("un champ posé sur le document, vérifié par le moteur (sans formulaire)", laid),
                 (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko",
                  lambda: gzip.compress(page, 6)),
                 ("une écriture versionnée (UPDATE ... WHERE version, SQLite)", write)):
