@@ -1,9 +1,11 @@
 """The play pages: a 4-player Revive + Call of the Abyss game, requests per second through the Flask
 test client (no network), against a trivial Flask route served the same way in the same run.
 
-Run: `.venv/bin/python -m bench.bench_pages`. Measures the edit page (about 130 fields), one autosave
-as the page sends it (one field changed: WTForms + the engine + the versioned UPDATE on SQLite) and
-the results page (read again, from memory, and a version's first reading, drawn).
+Run: `.venv/bin/python -m bench.bench_pages`. Each part is measured in short slices taken in turn
+with the floor's (`common.interleaved`), in wall time and in CPU time. Measures the edit page
+(about 130 fields), one autosave as the page sends it (one field changed: laid on the stored
+document, the engine, the versioned UPDATE on SQLite) and the results page (read again, from
+memory, and a version's first reading, drawn).
 """
 
 from __future__ import annotations
@@ -17,14 +19,19 @@ from pathlib import Path
 from flask import Flask
 
 from bench.bench_revive import documents
-from bench.common import per_second, report
+from bench.common import interleaved, per_second, report_both
 
 
-def trivial_floor(seconds: float = 1.0) -> float:
+def trivial_route():
+    """A call of a trivial Flask route, served the same way (the floor)."""
     app = Flask("floor")
     app.add_url_rule("/", "index", lambda: "ok")
     client = app.test_client()
-    return per_second(lambda: client.get("/"), seconds)
+    return lambda: client.get("/")
+
+
+def trivial_floor(seconds: float = 1.0) -> float:
+    return per_second(trivial_route(), seconds)
 
 
 def form_fields(doc: dict, version: int) -> dict:
@@ -91,7 +98,7 @@ def main() -> list[dict]:
         SHOWN.clear()
         return client.get(f"/g/{token}/resultats")
 
-    floor = trivial_floor()
+    floor = trivial_route()
     results = []
     english = {"Accept-Language": "en"}
     for label, fn in (("page de saisie (GET)", lambda: client.get(f"/g/{token}/")),
@@ -104,7 +111,8 @@ def main() -> list[dict]:
                                                                              headers=english)),
                       ("résultats en anglais (GET)",
                        lambda: client.get(f"/g/{token}/resultats", headers=english))):
-        results.append(report(f"play {label}, 4 joueurs", per_second(fn), "route Flask triviale", floor))
+        results.append(report_both(f"play {label}, 4 joueurs", interleaved(fn, floor),
+                                   "route Flask triviale"))
     return results + parts(app, token, doc)
 
 
@@ -119,15 +127,26 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     from werkzeug.datastructures import MultiDict
 
     from companion import forms, games, store
+    from companion.forms import direct
 
     client = app.test_client()
-    floor = per_second(lambda: client.get("/_floor"))
+    def floor():
+        return client.get("/_floor")
+
     page = client.get(f"/g/{token}/").get_data()
     sc = forms.screens("revive")
     out = []
     with app.test_request_context("/"):
         posted = MultiDict(list(forms.stored(sc, doc).values.items()))
         record = store.by_edit_token(token)
+
+        view = forms.stored(sc, doc)
+        spec = direct.leaves_of(sc, view)
+
+        def laid():
+            value, message = direct.read(spec["players-0-track"], "42")
+            document = direct.lay_on(view.document, {"players-0-track": value}, spec)
+            return direct.check(sc, document, {}, view.paths)
 
         def write():
             record.version = store.save(record, record.document, record.version).version
@@ -138,11 +157,13 @@ def parts(app, token: str, doc: dict) -> list[dict]:
                 ("formulaire des valeurs envoyées, validé, mis en document et compté",
                  lambda: forms.check(sc, doc, sc.form(doc, formdata=posted))),
                 ("moteur seul", lambda: games.score(doc)),
+                # issue 21: one field laid on the stored document and checked by the engine, no form
+                ("un champ posé sur le document, vérifié par le moteur (sans formulaire)", laid),
                 (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko",
                  lambda: gzip.compress(page, 6)),
                 ("une écriture versionnée (UPDATE ... WHERE version, SQLite)", write)):
-            out.append(report(f"play partie : {label}", per_second(fn), "route triviale de l'application",
-                              floor))
+            out.append(report_both(f"play partie : {label}", interleaved(fn, floor),
+                                   "route triviale de l'application"))
     return out
 
 

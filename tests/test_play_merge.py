@@ -297,9 +297,11 @@ def test_two_phones_adding_a_city_keep_both(client, app):
 
 
 def test_an_autosave_builds_the_stored_form_once_per_version(client, app, monkeypatch):
-    """A save needs the stored values before (to merge) and after (the answer): each stored
-    version's form is built once, then read from the cache, so a save builds two forms (this
-    phone's merged one and the new version's), not four (issue 12: the autosave's server time)."""
+    """A save needs the stored values before (to merge) and after (the answer). A save of a player's
+    numbers is laid on the stored document and checked by the engine (issue 21): no form at all,
+    the new version's stored values made from the ones before. A save only a form can read (a
+    group of farms, a row) builds two (this phone's merged one and the new version's), not four: each
+    stored version's form is built once, then read from the cache (issue 12)."""
     from companion import forms
 
     token = start(client, app)
@@ -313,8 +315,17 @@ def test_an_autosave_builds_the_stored_form_once_per_version(client, app, monkey
     built.clear()
     second = autosave(client, token, first.json["version"], players__0__castles=("3", "4"))
     assert second.status_code == 200 and second.json["stored"]["players-0-castles"] == "4"
-    assert sorted(built) == [False, True]  # the new version's stored form, this phone's merged one
+    assert built == []  # laid on the document: no form, neither this phone's nor the new version's
     assert stored(app, token).document["players"][0]["castles"] == 4
+    third = autosave(client, token, second.json["version"], ["players-0-farms-agricultural-0"],
+                     players__0__farms__agricultural__0=("", "2"))
+    assert third.status_code == 200 and third.json["stored"]["players-0-farms-agricultural-0"] == "2"
+    assert sorted(built) == [False, True]  # the new version's stored form, this phone's merged one
+    assert stored(app, token).document["players"][0]["farms"] == {"agricultural": [2]}
+    built.clear()
+    fourth = autosave(client, token, third.json["version"], players__1__ports=("1", "2"))
+    assert fourth.status_code == 200 and fourth.json["stored"]["players-0-farms-agricultural-0"] == "2"
+    assert built == []  # the stored values of the version before: read from the cache
 
 
 def test_a_conflict_names_the_other_value_in_the_readers_language(client, app):

@@ -136,9 +136,11 @@ import importlib
 import importlib.util
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from types import MappingProxyType, ModuleType
 
 from flask_wtf import FlaskForm
@@ -950,11 +952,35 @@ def stored(screens_: Screens, document: dict) -> Stored:
     """The `Stored` view of a document: the form is built once per document text and language
     (a WTForms form of a 4-player game is ~180 fields; every autosave needs the stored values
     before and after it), kept in a bounded cache per process."""
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
-    return _stored(screens_.id, text, i18n.current())
+    key = (screens_.id, json.dumps(document, sort_keys=True, ensure_ascii=False), i18n.current())
+    with _STORED_LOCK:
+        found = _STORED.get(key)
+        if found is not None:
+            _STORED.move_to_end(key)
+            return found
+    found = _stored(*key)
+    _keep(key, found)
+    return found
 
 
-@lru_cache(maxsize=256)
+_STORED: OrderedDict = OrderedDict()  # (game, document text, language) -> Stored, least recent first
+_STORED_LOCK = threading.Lock()
+STORED_MAX = 256
+
+
+def _keep(key, view: Stored) -> None:
+    with _STORED_LOCK:
+        _STORED[key] = view
+        _STORED.move_to_end(key)
+        while len(_STORED) > STORED_MAX:
+            _STORED.popitem(last=False)
+
+
+def remember(screens_: Screens, document: dict, view: Stored) -> None:
+    """Keep the `Stored` view of a document a save made without a form (`direct.Laid.after`)."""
+    _keep((screens_.id, json.dumps(document, sort_keys=True, ensure_ascii=False), i18n.current()), view)
+
+
 def _stored(game_id: str, text: str, lang: str) -> Stored:
     sc = screens(game_id)
     form = sc.form(json.loads(text))
@@ -1043,6 +1069,69 @@ class Steps:
     def differences(self, document: dict, view: Stored):
         form = self.screens.form(document, formdata=self.formdata)
         return form, check(self.screens, document, form), differences(form, view)
+
+    def direct(self, document: dict, save, view: Stored):
+        """An autosave laid on the stored document and checked by the engine, no form built
+        (`companion.forms.direct`), or None when it touches a field only the form can read.
+        Only the autosave goes this way: the no-JS post stays with WTForms, the reference."""
+        from . import direct
+
+        if self.formdata is None or CHANGES not in self.formdata:
+            return None
+        if save.added or (save.keys and hasattr(self.screens.module, "keyed")):
+            return None
+        spec = direct.leaves_of(self.screens, view)
+        if not direct.eligible(self.screens, view, spec, save.changes):
+            return None
+        from ..saving.merge import lay
+
+        names = [p.get("name", "") for p in document.get("players", [])]
+        laid = lay(view, save.changes, names=names, rules=self.screens.module, blank=_("vide"))
+        written, messages = {}, {}
+        for name in spec:  # the page's order: the messages come out as the form gives them
+            if name in save.changes:
+                value, message = direct.read(spec[name], save.changes[name][1])
+                written[name] = value
+                if message:
+                    messages[name] = message
+        doc = direct.lay_on(view.document, written, spec)
+        checked = direct.check(self.screens, doc, messages, view.paths)
+        form = Lazy(lambda: self.merge(document, save.changes, view, save.added, save.keys).form)
+        # the stored values after it are made from these only when the stored document is the one
+        # its form writes (not so before a game's first save: fixed lists not written yet)
+        base = view if view.document == document else None
+        return direct.Laid(checked, laid.conflicts, dict(view.values), form, base, written, spec,
+                           laid.moved, laid.dropped)
+
+    def written(self, merged, document: dict) -> None:
+        """After a direct save is written: its stored values, made from the ones before it."""
+        after = getattr(merged, "after", None)
+        if after is not None:
+            after(self.screens, document)
+
+
+class Lazy:
+    """A form made only when something reads it (the error summary's names of a direct save)."""
+
+    def __init__(self, make):
+        self._make, self._form = make, None
+
+    def _get(self):
+        if self._form is None:
+            self._form = self._make()
+        return self._form
+
+    def __getattr__(self, name):
+        return getattr(self._get(), name)
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __contains__(self, name):
+        return name in self._get()
+
+    def __getitem__(self, name):
+        return self._get()[name]
 
 
 def labels(form) -> dict[str, str]:

@@ -39,6 +39,9 @@ COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
 COLOUR_HINT = N_("comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur "
                  "1 »…")
 SHARED, EACH = "shared", "each"
+# A player's card points decide, once stored, whether the page shows one shared card (`to_form`):
+# a save of them is read by the form, never laid on the document alone (companion/forms/direct.py).
+NOT_DIRECT = re.compile(r"players-\d+-artifact_card-\d+-points")
 
 
 class CardBonus(Form):

@@ -84,9 +84,16 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
     changed = list(save.changes)
     for _attempt in range(retries):
         view = steps.stored(record.document)
-        merged = steps.merge(record.document, save.changes, view, save.added, save.keys)
-        form = merged.form
-        checked = steps.check(record.document, form)
+        # the engine alone when it can (an autosave of fields that are their contract paths), else
+        # the merged form with WTForms' checks and the engine's
+        direct = getattr(steps, "direct", None)
+        merged = direct(record.document, save, view) if direct else None
+        if merged is not None:
+            form, checked = merged.form, merged.checked
+        else:
+            merged = steps.merge(record.document, save.changes, view, save.added, save.keys)
+            form = merged.form
+            checked = steps.check(record.document, form)
         if merged.conflicts:
             return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps)
         if not checked.storable:
@@ -100,5 +107,8 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
         except StaleVersion as exc:
             record = exc.record
             continue
+        written = getattr(steps, "written", None)
+        if written is not None:
+            written(merged, record.document)
         return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped)
     raise Busy
