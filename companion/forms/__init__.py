@@ -164,6 +164,7 @@ from ..games import i18n
 from ..games.core import join
 from ..games.i18n import N_, _, tr
 from ..saving import wire
+from ..saving.merge import under
 
 _INT = re.compile(r"[+-]?\d{1,7}")
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
@@ -811,18 +812,26 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
         general.append(_("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce "
                          "téléphone)."))
     doc, paths = screens_.to_document(record_document, form)
-    result = None
-    try:
-        result = games.score(doc)
-    except games.InvalidDocument as exc:
-        for problem in exc.problems:
-            blocking = blocking or problem.kind != games.RULE
-            add(field_for(problem.path, paths), screens_.say(problem.message))
+    result, refused = engine_verdict(screens_, doc, paths, add)
+    blocking = blocking or refused
     shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
     for name in [n for n in errors if n not in shown]:
         for message in errors.pop(name):
             add(None, message)
     return Checked(None if blocking else doc, errors, general, result)
+
+
+def engine_verdict(screens_: Screens, document: dict, paths, add) -> tuple[games.Result | None, bool]:
+    """The engine's result of `document`, or its problems each `add`ed beside the field of its path
+    (as the page words them); True when one of them is more than a rule between fields (a draft)."""
+    try:
+        return games.score(document), False
+    except games.InvalidDocument as exc:
+        blocking = False
+        for problem in exc.problems:
+            blocking = blocking or problem.kind != games.RULE
+            add(field_for(problem.path, paths), screens_.say(problem.message))
+        return None, blocking
 
 
 def _placed(screens_: Screens, problems, paths: Mapping[str, str]) -> tuple[dict[str, list[str]], list[str]]:
@@ -1014,17 +1023,13 @@ class Merged:
     dropped: dict[str, str] = field(default_factory=dict)
 
 
-def _under(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + "-")
-
-
 def new_rows(form, base: dict[str, str]) -> list[str]:
     """The rows of `form` (a posted form) that were blank in `base`: rows this phone added."""
     out = []
     for f in walk(form):
         if isinstance(f, Rows):
             for entry in f.entries:
-                if not any(_under(n, entry.name) and v for n, v in base.items()):
+                if not any(under(n, entry.name) and v for n, v in base.items()):
                     out.append(entry.name)
     return out
 

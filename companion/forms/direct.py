@@ -31,7 +31,6 @@ from types import MappingProxyType
 from wtforms import Form
 from wtforms.fields import BooleanField, FieldList, FormField
 
-from .. import games
 from ..games.core import join
 from ..games.i18n import _
 
@@ -229,7 +228,7 @@ class Laid:
 def check(sc, document: dict, messages: dict[str, str], paths) -> object:
     """`forms.check` for a document laid directly: the fields' own messages first, then the engine's,
     each beside the field of its path; blocking unless the engine's are all rules between fields."""
-    from . import Checked, field_for
+    from . import Checked, engine_verdict
 
     errors: dict[str, list[str]] = {}
     general: list[str] = []
@@ -239,16 +238,10 @@ def check(sc, document: dict, messages: dict[str, str], paths) -> object:
         if message not in bucket:
             bucket.append(message)
 
-    blocking = bool(messages)
     for name, message in messages.items():
         add(name, message)
-    result = None
-    try:
-        result = games.score(document)
-    except games.InvalidDocument as exc:
-        for problem in exc.problems:
-            blocking = blocking or problem.kind != games.RULE
-            add(field_for(problem.path, paths), sc.say(problem.message))
+    result, refused = engine_verdict(sc, document, paths, add)
+    blocking = bool(messages) or refused
     for message in errors.pop("players", []):  # the seat list has no message slot
         add(None, message)
     return Checked(None if blocking else document, errors, general, result)
