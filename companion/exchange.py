@@ -86,7 +86,8 @@ def records(device: str | None) -> list[GameRecord]:
 JSON_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.status, GameRecord.created_at,
                 GameRecord.updated_at, GameRecord.colours, GameRecord.document)
 CSV_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.game, GameRecord.variant, GameRecord.status,
-               GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary)
+               GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary,
+               GameRecord.edition)
 BATCH = 250  # games read at a time: an export of 5,000 games never holds them all in memory
 
 
@@ -195,7 +196,8 @@ def csv_chunks(groups: Iterable[Iterable], keys: Sequence[str]) -> Iterator[str]
                 sa.select(GameRecord.id, GameRecord.document).where(GameRecord.id.in_(stale))).all())
             for i, (record, names, _) in enumerate(rows):
                 if names is None:
-                    made = summaries.make(documents.get(record.id), record.version)
+                    made = summaries.make(documents.get(record.id), record.version,
+                                          edition=getattr(record, "edition", None))
                     rows[i] = (record, made["names"], made["result"])
         for n, (record, names, result) in enumerate(rows, 1):
             if n % limits.PAUSE_EVERY == 0:
