@@ -334,9 +334,9 @@ class Game:
         return [(v, tr(label)) for v, label in self.variants.items()]
 
     def tiebreak_lines(self, variant: str, edition: str | None = None) -> tuple[str, ...]:
-        """The tie box's lines: the edition's own when it has them (they say which rule), else the
-        variant's."""
-        lines = self.edition_tiebreaks.get(self.edition(edition)) if self.editions else None
+        """The tie box's lines: an edition's own when one is given (they say whose rule: a game's
+        results and sheet pass the edition it is scored by), else the variant's (a blank pad)."""
+        lines = self.edition_tiebreaks.get(edition) if edition else None
         return tuple(tr(line) for line in (lines or self.tiebreaks.get(variant, ())))
 
     @property

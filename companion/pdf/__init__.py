@@ -231,7 +231,7 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "ranking": ranking,
         "headline": headline(result.winners),
         "explanation": list(result.explanation),
-        "tiebreaks": list(game.tiebreak_lines(variant, edition)),
+        "tiebreaks": list(game.tiebreak_lines(variant, game.edition(edition))),
         # A game with editions says its rule even on a crowded sheet: the table chose it.
         "tiebreaks_keep": bool(game.editions),
         "drawings": drawings,

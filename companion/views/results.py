@@ -43,7 +43,7 @@ def _results_context(record, *, editable: bool) -> dict:
         rows=rows, totals=totals,
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
         headline=headline(result.winners),
-        tiebreaks=game.tiebreak_lines(record.variant, store.edition_of(record)),
+        tiebreaks=game.tiebreak_lines(record.variant, game.edition(store.edition_of(record))),
     )
     return context
 
