@@ -35,7 +35,9 @@ class Choice:
 
     @property
     def label(self) -> str:
-        label = f"{self.game.title} · {self.game.variant_label(self.variant)}"
+        label = self.game.title
+        if len(self.game.variants) > 1:
+            label += f" · {self.game.variant_label(self.variant)}"
         if self.game.editions:
             label += f" · {dict(self.game.edition_items())[self.edition]}"
         return label
