@@ -218,6 +218,8 @@ def result_of(record: GameRecord):
 @lru_cache(maxsize=512)
 def _result_of_text(text: str, lang: str, edition: str | None = None):
     try:
-        return games.score(json.loads(text), edition=edition)
+        document = json.loads(text)
+        # the default edition is asked as every caller asks (no keyword): one way to score a game
+        return games.score(document, edition=edition) if edition else games.score(document)
     except games.InvalidDocument:
         return None

@@ -67,7 +67,7 @@ def make(document: object, version: int, result: Result | None | bool = False,
 
 def score(document: object, edition: str | None = None) -> Result | None:
     try:
-        return games.score(document, edition=edition)
+        return games.score(document, edition=edition) if edition else games.score(document)
     except games.InvalidDocument:
         return None
 
