@@ -301,6 +301,8 @@ def test_the_stored_edition_scores_and_is_said_on_results_and_survives_rejouer(a
     with app.app_context():
         records = {r.edit_token: r for r in db.session.scalars(sa.select(GameRecord))}
     assert records[token].edition == records[again].edition == "en"
+    # the summary the statistics and the CSV read was made by the same rule
+    assert records[token].summary["result"]["winners"] == ["Bob"]
     # a game left at the default stores nothing and says the French rule
     french = re.fullmatch(r"/g/([\w-]+)/", client.post("/nouvelle", data={
         "game": "reterra", "variant": "base", "players-0-name": "Ana", "players-1-name": "Bob"}
@@ -324,3 +326,10 @@ def test_the_sheet_prints_the_editions_rule_in_its_tie_box(app, client):
     client.get("/langue/en?next=/")
     _pages, text = read(client.get(f"/g/{token}/sheet.pdf").data)
     assert squash("Tie: the player with the most buildings wins (English edition FAQ).") in text
+
+
+def test_a_new_game_asked_again_with_another_edition_is_another_game(client):
+    data = {"game": "reterra", "variant": "base", "players-0-name": "Ana", "players-1-name": "Bob"}
+    french = client.post("/nouvelle", data=data).headers["Location"]
+    assert client.post("/nouvelle", data=data).headers["Location"] == french  # the untouched twin
+    assert client.post("/nouvelle", data={**data, "edition": "en"}).headers["Location"] != french

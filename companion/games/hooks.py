@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar
 
 from .core import Problem, Result, TieField, TieQuestion
+from .i18n import _
 
 
 def blank(value: object) -> bool:
@@ -66,4 +67,4 @@ class Hooks:
         tie-break reads the question's values (the players outside the tie below them), scored by
         the engine as any game; or None and the problems, each at "total", a field's key or
         "key[i]" (the i-th tied player's number), with a French message."""
-        return None, [Problem("game", "not offered")]
+        return None, [Problem("game", _("ce jeu ne se départage pas sur cette page"))]

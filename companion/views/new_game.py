@@ -105,7 +105,7 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
     if errors or general:
         return None
     twin = store.untouched_twin(game.id, variant, names, colours)
-    if twin is not None:
+    if twin is not None and twin.edition == store.edition_for(game.id, _edition(game)):
         return twin
     given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
     labels = {"colours": given} if any(given) else None
