@@ -333,3 +333,15 @@ def test_a_new_game_asked_again_with_another_edition_is_another_game(client):
     french = client.post("/nouvelle", data=data).headers["Location"]
     assert client.post("/nouvelle", data=data).headers["Location"] == french  # the untouched twin
     assert client.post("/nouvelle", data={**data, "edition": "en"}).headers["Location"] != french
+
+
+def test_every_field_of_the_tie_page_is_labelled_and_its_descriptions_exist(client):
+    from test_accessibility import Page
+
+    links = re.findall(r'href="(/egalite\?[^"]+)"', client.get("/egalite").get_data(as_text=True))
+    assert len(links) == 6
+    for url in links:
+        page = Page()
+        page.feed(client.get(unescape(url)).get_data(as_text=True))
+        assert [ref for _field, ref in page.described if ref not in page.ids] == [], url
+        assert [f for f in page.fields if f not in page.labelled] == [], url
