@@ -345,3 +345,17 @@ def test_every_field_of_the_tie_page_is_labelled_and_its_descriptions_exist(clie
         page.feed(client.get(unescape(url)).get_data(as_text=True))
         assert [ref for _field, ref in page.described if ref not in page.ids] == [], url
         assert [f for f in page.fields if f not in page.labelled] == [], url
+
+
+def test_no_french_word_on_the_english_tie_pages(client):
+    from i18n_words import french_words
+    from test_i18n import visible
+
+    client.get("/langue/en?next=/")
+    links = re.findall(r'href="(/egalite\?[^"]+)"', client.get("/egalite").get_data(as_text=True))
+    for url in links:
+        url = unescape(url)
+        form = {"name-0": "Ana", "name-1": "Bob", "total": "40"}
+        for page in (client.get(url), client.post(url, data=form)):
+            text = visible(page.get_data(as_text=True))
+            assert french_words(text, ("Ana", "Bob", "FR")) == [], url
