@@ -359,3 +359,17 @@ def test_no_french_word_on_the_english_tie_pages(client):
         for page in (client.get(url), client.post(url, data=form)):
             text = visible(page.get_data(as_text=True))
             assert french_words(text, ("Ana", "Bob", "FR")) == [], url
+
+
+def test_the_cli_sheet_prints_the_english_editions_rule(tmp_path):
+    import json
+
+    from test_pdf import read, squash
+
+    from companion import cli
+
+    path, out = tmp_path / "game.json", tmp_path / "sheet.pdf"
+    path.write_text(json.dumps(reterra_tie(inhabitants=(5, 2), buildings=(1, 4))), encoding="utf-8")
+    assert cli.main(["sheet", "--edition", "en", "-o", str(out), str(path)]) == 0
+    _pages, text = read(out.read_bytes())
+    assert squash("Bob gagne") in text and squash("(FAQ de l'édition anglaise)") in text
