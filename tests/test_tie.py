@@ -373,3 +373,33 @@ def test_the_cli_sheet_prints_the_english_editions_rule(tmp_path):
     assert cli.main(["sheet", "--edition", "en", "-o", str(out), str(path)]) == 0
     _pages, text = read(out.read_bytes())
     assert squash("Bob gagne") in text and squash("(FAQ de l'édition anglaise)") in text
+
+
+def test_an_export_carries_the_edition_and_a_restore_keeps_it(app, client, tmp_path):
+    import io
+    import json
+
+    from conftest import make_app
+
+    token = english_reterra(client)
+    store_tie(app, token)
+    exported = json.loads(client.get("/parties/export.json").get_data(as_text=True))
+    assert [g.get("edition") for g in exported["games"]] == ["en"]
+    other = make_app(tmp_path / "other")
+    phone = other.test_client()
+    phone.get("/")
+    text = json.dumps(exported).encode()
+    answer = phone.post("/parties/importer", data={"file": (io.BytesIO(text), "mes-parties.json")},
+                        content_type="multipart/form-data")
+    assert answer.status_code == 302
+    with other.app_context():
+        record = db.session.scalars(sa.select(GameRecord)).one()
+        assert record.edition == "en" and record.summary["result"]["winners"] == ["Bob"]
+    # an edition the game does not have is refused with its path, and nothing is restored
+    exported["games"][0]["edition"] = "de"
+    exported["games"][0]["id"] = "0" * 32
+    refused = phone.post("/parties/importer", content_type="multipart/form-data",
+                         data={"file": (io.BytesIO(json.dumps(exported).encode()), "mes-parties.json")})
+    assert "games[0].edition" in refused.get_data(as_text=True)
+    with other.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)) == 1
