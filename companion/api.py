@@ -34,7 +34,8 @@ def invalid(exc: InvalidDocument):
 def score():
     doc = read_json()
     try:
-        result = games.score(doc)
+        # ?edition=en: the rule set the table plays by (Reterra's English edition), outside the document.
+        result = games.score(doc, edition=request.args.get("edition") or None)
     except InvalidDocument as exc:
         return invalid(exc)
     return jsonify(result.to_dict())

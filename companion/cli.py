@@ -49,15 +49,15 @@ def read_document(source: str, stdin=None) -> object:
         raise Failure([f"{p.path}: {p.message}" for p in exc.problems]) from None
 
 
-def score_document(doc: object) -> games.Result:
+def score_document(doc: object, edition: str | None = None) -> games.Result:
     try:
-        return games.score(doc)
+        return games.score(doc, edition=edition)
     except InvalidDocument as exc:
         raise Failure([f"{p.path}: {p.message}" for p in exc.problems]) from None
 
 
 def cmd_score(args, stdout, stdin) -> int:
-    result = score_document(read_document(args.file, stdin))
+    result = score_document(read_document(args.file, stdin), getattr(args, "edition", None))
     json.dump(result.to_dict(), stdout, ensure_ascii=False, indent=2)
     stdout.write("\n")
     return 0
@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="commande")
     p = sub.add_parser("score", help=_("calcule le résultat d'une partie (document JSON du contrat)"))
     p.add_argument("file", help=_("fichier JSON de la partie, ou - pour l'entrée standard"))
+    p.add_argument("--edition", default=None,
+                   help=_("règle de l'édition jouée, pour un jeu qui en a plusieurs (Reterra : fr par "
+                          "défaut, en : égalité aux bâtiments)"))
     for module in EXTENSIONS:
         importlib.import_module(module).extend(sub, COMMANDS)
     return parser

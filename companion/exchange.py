@@ -6,6 +6,9 @@ The JSON file holds the contract documents as stored, with what the app keeps be
      "games": [{"id": "<32 hex>", "status": "scored", "created_at": "…Z", "updated_at": "…Z",
                 "colours": ["#c8372d", "#2f6fb3"], "document": {…contract document…}}]}
 
+A game played by another edition's rule than its game's default (Reterra's English edition) has
+`"edition": "en"` beside its document too; a game at the default has no such key.
+
 `id` is the game's uid (models.GameRecord.uid), kept by an import: restoring a file twice, or on the
 server the games came from, never duplicates a game. A game already present is left as it is (never
 overwritten), and a uid opens nothing (docs/rulings.md): a file naming a game already on the server
@@ -37,10 +40,10 @@ import sqlalchemy as sa
 
 from . import forms, games, jsonio, limits, summaries
 from .extensions import db
-from .games.core import InvalidDocument, Problem, join
+from .games.core import InvalidDocument, Problem, join, join_names
 from .games.i18n import _
 from .models import DeviceGame, GameRecord
-from .store import colours_of, padded_colours
+from .store import colours_of, edition_for, padded_colours
 
 FORMAT = "companion-export"
 VERSION = 1
@@ -48,7 +51,7 @@ STATUSES = ("draft", "scored")
 MAX_GAMES = 10_000
 UID = re.compile(r"[0-9a-f]{32}")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
-GAME_KEYS = ("id", "status", "created_at", "updated_at", "colours", "document")
+GAME_KEYS = ("id", "status", "created_at", "updated_at", "colours", "document", "edition")
 FIXED_COLUMNS = ("game_id", "game", "variant", "date", "status", "player", "colour", "seat", "place",
                  "total", "winner")
 
@@ -84,9 +87,10 @@ def records(device: str | None) -> list[GameRecord]:
 
 
 JSON_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.status, GameRecord.created_at,
-                GameRecord.updated_at, GameRecord.colours, GameRecord.document)
+                GameRecord.updated_at, GameRecord.colours, GameRecord.document, GameRecord.edition)
 CSV_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.game, GameRecord.variant, GameRecord.status,
-               GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary)
+               GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary,
+               GameRecord.edition)
 BATCH = 250  # games read at a time: an export of 5,000 games never holds them all in memory
 
 
@@ -110,8 +114,11 @@ def variants_of(device: str | None) -> set[tuple[str, str]]:
 
 
 def _game_entry(r) -> dict:
-    return {"id": r.uid, "status": r.status, "created_at": iso(r.created_at), "updated_at": iso(r.updated_at),
-            "colours": colours_of(r), "document": r.document}
+    entry = {"id": r.uid, "status": r.status, "created_at": iso(r.created_at),
+             "updated_at": iso(r.updated_at), "colours": colours_of(r), "document": r.document}
+    if getattr(r, "edition", None):  # only a table's choice: a file of default games is as it was
+        entry["edition"] = r.edition
+    return entry
 
 
 def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
@@ -195,7 +202,8 @@ def csv_chunks(groups: Iterable[Iterable], keys: Sequence[str]) -> Iterator[str]
                 sa.select(GameRecord.id, GameRecord.document).where(GameRecord.id.in_(stale))).all())
             for i, (record, names, _) in enumerate(rows):
                 if names is None:
-                    made = summaries.make(documents.get(record.id), record.version)
+                    made = summaries.make(documents.get(record.id), record.version,
+                                          edition=getattr(record, "edition", None))
                     rows[i] = (record, made["names"], made["result"])
         for n, (record, names, result) in enumerate(rows, 1):
             if n % limits.PAUSE_EVERY == 0:
@@ -257,6 +265,7 @@ class Incoming:
     colours: list[str]
     document: dict
     path: str = "games"  # where it is in the file (games[3]), for a refusal
+    edition: str | None = None  # the rule set the table played by (None: the game's default)
 
 
 @dataclass
@@ -361,9 +370,17 @@ def _game(item: object, path: str, add) -> Incoming | None:
         for j, c in enumerate(colours):
             if not (c == "" or (isinstance(c, str) and HEX.fullmatch(c))):
                 before(Problem(join(join(path, "colours"), j), _("couleur attendue au format #rrggbb")))
+    edition = item.get("edition")
+    game = games.GAMES.get(document.get("game")) if isinstance(document, dict) else None
+    if edition is not None and (game is None or edition not in game.editions):
+        expected = join_names(list(game.editions), "ou") if game and game.editions else _("aucune")
+        message = _("édition inconnue pour {game} : {value} (attendu : {expected})",
+                    game=game.title if game else "?", value=repr(edition), expected=expected)
+        before(Problem(join(path, "edition"), message))
     if before.count:
         return None
-    return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path)
+    return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path,
+                    edition_for(document["game"], edition))
 
 
 class _Count:
@@ -420,8 +437,8 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
                 continue
             record = GameRecord(uid=g.uid, game=g.document["game"], variant=g.document["variant"],
                                 document=g.document, colours=g.colours, status=g.status, version=1,
-                                created_at=g.created_at, updated_at=g.updated_at,
-                                summary=summaries.make(g.document, 1))
+                                created_at=g.created_at, updated_at=g.updated_at, edition=g.edition,
+                                summary=summaries.make(g.document, 1, edition=g.edition))
             db.session.add(record)
             db.session.flush()
             if device is not None:

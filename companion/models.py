@@ -53,6 +53,10 @@ class GameRecord(db.Model):
     # Names the table gives once, beside the document for the same reason: {"colours": [...]} for
     # Revive's three card colours (the rules name only yellow).
     labels: Mapped[dict | None] = mapped_column(sa.JSON, nullable=True)
+    # The rule set the table plays by, for a game with several (`Game.editions`: Reterra's English
+    # edition breaks a tie on buildings); None: the game's default. Beside the document, which has
+    # no key for it (the contract stays as it is), and passed to the engine (`games.score(edition=)`).
+    edition: Mapped[str | None] = mapped_column(sa.String(20), nullable=True)
     # The one-time key of the new-game form that created it: the same form posted again (a double
     # tap on "Commencer la saisie", Back then submit) goes to this game instead of making another.
     creation_key: Mapped[str | None] = mapped_column(sa.String(64), unique=True, index=True, nullable=True)

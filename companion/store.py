@@ -35,7 +35,7 @@ class StaleVersion(Exception):
 
 def create(game: str, variant: str, players: list[str], colours: list[str],
            creation_key: str | None = None, labels: dict | None = None,
-           document: dict | None = None) -> GameRecord:
+           document: dict | None = None, edition: str | None = None) -> GameRecord:
     """A new game; with `creation_key` (the new-game form's one-time key), the game that key
     already created when there is one, so the same form posted twice makes one game."""
     if creation_key:
@@ -44,9 +44,10 @@ def create(game: str, variant: str, players: list[str], colours: list[str],
             return existing
     document = {"game": game, "variant": variant, **(document or {}),
                 "players": [{"name": n} for n in players]}
+    edition = edition_for(game, edition)
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
                         labels=labels or None, status="draft", version=1, creation_key=creation_key or None,
-                        summary=summary_for(document, 1))
+                        edition=edition, summary=summary_for(document, 1, edition))
     db.session.add(record)
     try:
         db.session.flush()
@@ -130,7 +131,7 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     version's summary (`summary_for`) is written in the same statement.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
-              "summary": summary_for(document, version + 1)}
+              "summary": summary_for(document, version + 1, getattr(record, "edition", None))}
     if status:
         values["status"] = status
     done = db.session.execute(
@@ -149,13 +150,27 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     return record
 
 
-def summary_for(document: dict, version: int) -> dict:
+def edition_for(game: str, edition: str | None) -> str | None:
+    """What is stored of a chosen edition: None for the game's default (or a game with one rule
+    set, or an edition it does not know), so that only a table's real choice is kept."""
+    spec = games.GAMES.get(game)
+    if spec is None or edition not in spec.editions or edition == spec.default_edition:
+        return None
+    return edition
+
+
+def edition_of(record) -> str | None:
+    """The edition a stored game is scored by (None: its game's default)."""
+    return getattr(record, "edition", None)
+
+
+def summary_for(document: dict, version: int, edition: str | None = None) -> dict:
     """The summary stored with `document` at `version` (companion.summaries), in the statement that
     writes the document: whatever writes a game's document writes this beside it, so the statistics
     and the exports read summaries and score nothing."""
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
     # Scored through result_of's cache: the answer to a save reads the same result again.
-    return summaries.make(document, version, result=_result_of_text(text, i18n.current()))
+    return summaries.make(document, version, result=_result_of_text(text, i18n.current(), edition))
 
 
 def set_status(record: GameRecord, status: str) -> None:
@@ -196,12 +211,15 @@ def result_of(record: GameRecord):
     The edit page, the results pages and the history all ask for it, again and again between two
     saves: results are kept per document text (the text is the key, so a document changed by any
     means is scored anew), and per language: the explanations are sentences in the reader's."""
-    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False), i18n.current())
+    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False), i18n.current(),
+                           edition_of(record))
 
 
 @lru_cache(maxsize=512)
-def _result_of_text(text: str, lang: str):
+def _result_of_text(text: str, lang: str, edition: str | None = None):
     try:
-        return games.score(json.loads(text))
+        document = json.loads(text)
+        # the default edition is asked as every caller asks (no keyword): one way to score a game
+        return games.score(document, edition=edition) if edition else games.score(document)
     except games.InvalidDocument:
         return None

@@ -55,18 +55,19 @@ def names_of(document: object) -> list[str]:
             for p in players]
 
 
-def make(document: object, version: int, result: Result | None | bool = False) -> dict:
+def make(document: object, version: int, result: Result | None | bool = False,
+         edition: str | None = None) -> dict:
     """The summary of `document` stored at `version`; `result` when the caller already scored it
-    (None: it does not score), else it is scored here."""
+    (None: it does not score), else it is scored here (by the game's `edition`, its places)."""
     if result is False:
-        result = score(document)
+        result = score(document, edition)
     return {"version": version, "engine": ENGINE, "names": names_of(document),
             "result": of_result(result) if result is not None else None}
 
 
-def score(document: object) -> Result | None:
+def score(document: object, edition: str | None = None) -> Result | None:
     try:
-        return games.score(document)
+        return games.score(document, edition=edition) if edition else games.score(document)
     except games.InvalidDocument:
         return None
 

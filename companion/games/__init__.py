@@ -11,7 +11,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from . import rebirth, reterra, revive
-from .core import RULE, Checker, Game, InvalidDocument, Line, Problem, Result, join, join_names, player_name
+from .core import (
+    RULE,
+    Checker,
+    Game,
+    InvalidDocument,
+    Line,
+    Problem,
+    Result,
+    TieField,
+    TieQuestion,
+    join,
+    join_names,
+    player_name,
+)
 from .hooks import Hooks, blank
 from .i18n import _
 
@@ -83,8 +96,12 @@ def _common(doc: object, games: Mapping[str, Game], check: Checker):
     return game, variant, names, players
 
 
-def score(doc: object, games: Mapping[str, Game] | None = None) -> Result:
-    """Validate and score a contract document; raise InvalidDocument with every problem."""
+def score(doc: object, games: Mapping[str, Game] | None = None, *, edition: str | None = None) -> Result:
+    """Validate and score a contract document; raise InvalidDocument with every problem.
+
+    `edition`: the rule set the table plays by, for a game that has several (`Game.editions`;
+    None: its default). It is not part of the document (the contract stays as it is): the stored
+    game keeps it beside the document, the API and the CLI take it as an option."""
     games = GAMES if games is None else games
     check = Checker()
     common = _common(doc, games, check)
@@ -96,7 +113,15 @@ def score(doc: object, games: Mapping[str, Game] | None = None) -> Result:
         check.add("game", _("le calcul des scores de {game} n'est pas encore disponible", game=game.title))
 
         check.raise_if_any()
-    result = game.score(doc, names, check)
+    if edition is not None and edition not in game.editions:
+        check.add("edition", _("édition inconnue pour {game} : {value} (attendu : {expected})",
+                               game=game.title, value=repr(edition),
+                               expected=join_names(list(game.editions), "ou") or _("aucune")))
+        check.raise_if_any()
+    if game.editions:
+        result = game.score(doc, names, check, edition=game.edition(edition))
+    else:
+        result = game.score(doc, names, check)
     check.raise_if_any()
     assert result is not None
     return result
@@ -167,6 +192,27 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
     return out
 
 
+def tie_offered(game_id: str, variant: str, edition: str | None = None) -> tuple[TieField, ...] | None:
+    """The fields the "settle a tie" page asks for this game and variant; None: not offered."""
+    game = GAMES.get(game_id)
+    if game is None or game.score is None or variant not in game.variants:
+        return None
+    return hooks_of(game_id).tie_fields(variant, game.edition(edition))
+
+
+def settle_tie(game_id: str, question: TieQuestion) -> tuple[Result | None, list[Problem]]:
+    """The engine's own answer to a tie told alone: the game builds a consistent document from the
+    question (its hook `tie_document`) and it is scored as any game, with the question's edition.
+    Nothing is stored. (None, problems) when the question cannot stand for a game."""
+    document, problems = hooks_of(game_id).tie_document(question)
+    if document is None:
+        return None, problems
+    try:
+        return score(document, edition=question.edition), []
+    except InvalidDocument as exc:  # the construction keeps the contract's bounds: a bug if reached
+        return None, exc.problems
+
+
 def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Problem]:
     """Every problem of a document, or an empty list when it scores."""
     try:
@@ -176,5 +222,6 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
     return []
 
 
-__all__ = ["GAMES", "RULE", "Game", "Hooks", "InvalidDocument", "PadRow", "Problem", "Result", "get_game",
-           "score", "score_pad", "blank", "hooks_of", "validate", "warnings"]
+__all__ = ["GAMES", "RULE", "Game", "Hooks", "InvalidDocument", "PadRow", "Problem", "Result", "TieField",
+           "TieQuestion", "get_game", "score", "score_pad", "settle_tie", "tie_offered", "blank", "hooks_of",
+           "validate", "warnings"]

@@ -302,6 +302,12 @@ class Game:
     # score(doc, names, checker) -> Result or None when the checker holds problems.
     score: Callable[[dict, list[str], Checker], Result | None] | None = None
     tiebreaks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # variant -> French lines
+    # The rule sets a table may choose outside the document (Reterra's English edition breaks a tie on
+    # buildings): edition id -> French name, the default first; empty when the game has one rule set.
+    # The engine reads the choice as a parameter of scoring (`games.score(doc, edition=)`), so the
+    # contract document stays as it is.
+    editions: dict[str, str] = field(default_factory=dict)
+    edition_tiebreaks: dict[str, tuple[str, ...]] = field(default_factory=dict)  # edition -> French lines
 
     def keys(self, variant: str) -> list[str]:
         return [c.key for c in self.categories if c.applies(variant)]
@@ -327,9 +333,65 @@ class Game:
         """(variant id, its name in the current language), in display order."""
         return [(v, tr(label)) for v, label in self.variants.items()]
 
-    def tiebreak_lines(self, variant: str) -> tuple[str, ...]:
+    def tiebreak_lines(self, variant: str, edition: str | None = None) -> tuple[str, ...]:
+        """The tie box's lines: an edition's own when one is given (they say whose rule: a game's
+        results and sheet pass the edition it is scored by), else the variant's (a blank pad)."""
+        lines = self.edition_tiebreaks.get(edition) if edition else None
+        return tuple(tr(line) for line in (lines or self.tiebreaks.get(variant, ())))
 
-        return tuple(tr(line) for line in self.tiebreaks.get(variant, ()))
+    @property
+    def default_edition(self) -> str | None:
+        return next(iter(self.editions), None)
+
+    def edition(self, edition: str | None) -> str | None:
+        """The edition a game is scored by: the one chosen when the game knows it, else its default."""
+        return edition if edition in self.editions else self.default_edition
+
+    def edition_items(self) -> list[tuple[str, str]]:
+        """(edition id, its name in the current language), the default first."""
+        return [(e, tr(label)) for e, label in self.editions.items()]
+
+
+# --------------------------------------------------------------------------- settling a tie alone
+
+
+@dataclass(frozen=True)
+class TieField:
+    """One thing a game's tie-break reads, asked on the "settle a tie" page (hook `tie_fields`).
+
+    `kind` "holder": one player holds it (a castle), or nobody; `among` "tied" offers the tied
+    players only, "all" every player (Stirling's holder may be outside the tie). `kind` "count": a
+    number per tied player, `lo`-`hi`. `label` and `hint` are French message ids."""
+
+    key: str
+    label: str
+    kind: str = "count"
+    lo: int = 0
+    hi: int = 0
+    among: str = "tied"
+    hint: str = ""
+
+    @property
+    def text(self) -> str:
+        return tr(self.label)
+
+    @property
+    def hint_text(self) -> str:
+        return tr(self.hint) if self.hint else ""
+
+
+@dataclass(frozen=True)
+class TieQuestion:
+    """What a table tells the "settle a tie" page: the players (the tied ones first: `tied` of them;
+    the others, when the game's rule looks beyond the tie, scored below), the tied total, and one
+    value per `TieField` (a holder's seat index or None; a list of numbers, one per tied player)."""
+
+    variant: str
+    edition: str | None
+    names: tuple[str, ...]
+    tied: int
+    total: int
+    values: dict
 
 
 # --------------------------------------------------------------------------- results

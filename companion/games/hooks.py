@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar
 
-from .core import Problem, Result
+from .core import Problem, Result, TieField, TieQuestion
+from .i18n import _
 
 
 def blank(value: object) -> bool:
@@ -50,3 +51,20 @@ class Hooks:
     def from_past(self, documents: Iterable[dict]) -> dict:
         """What the end-state page offers from this device's past games of it (latest first)."""
         return {}
+
+    # -- the "settle a tie" page (docs/rulings.md, "Settling a tie alone")
+
+    def tie_fields(self, variant: str, edition: str | None) -> tuple[TieField, ...] | None:
+        """What the game's tie-break reads, asked on the page; None: the game is not offered there."""
+        return None
+
+    def tie_others(self, variant: str) -> int:
+        """How many players outside the tie the rule may look at (Stirling's holder); 0: the tied alone."""
+        return 0
+
+    def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
+        """A consistent contract document where the tied players have `question.total` and the
+        tie-break reads the question's values (the players outside the tie below them), scored by
+        the engine as any game; or None and the problems, each at "total", a field's key or
+        "key[i]" (the i-th tied player's number), with a French message."""
+        return None, [Problem("game", _("ce jeu ne se départage pas sur cette page"))]

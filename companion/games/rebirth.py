@@ -26,6 +26,8 @@ from .core import (
     Result,
     Split,
     Tie,
+    TieField,
+    TieQuestion,
     by_value,
     finish,
     holder_wins,
@@ -782,12 +784,65 @@ GAME = Game(
 )
 
 
+TIE_FIELDS = {
+    "scotland": (TieField("edinburgh", N_("Château d'Édimbourg"), "holder"),
+                 TieField("stirling", N_("Château de Stirling"), "holder", among="all",
+                          hint=N_("Son détenteur gagne même s'il n'est pas à égalité (règle R9)."))),
+    "ireland": (TieField("blarney", N_("Château de Blarney"), "holder"),
+                TieField("tara_adjacent", N_("Cases adjacentes à la tour ronde de Tara"), "count", 0, 8)),
+}
+
+
+def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
+    """A Rebirth game where the tied players have `q.total`: each castle named is held (castles ≥ 1,
+    5 points each) and the track is lowered by as much, so the totals stay equal; the players
+    outside the tie (Scotland: Stirling may be held by one of them) get 1, 2 points less."""
+    holders = {key: q.values.get(key) for key in VARIANT_TABLE_KEYS[q.variant]}
+    castles = [sum(1 for seat in holders.values() if seat == i) for i in range(len(q.names))]
+    problems = []
+    players = []
+    for i, name in enumerate(q.names):
+        total = q.total if i < q.tied else q.total - (i - q.tied + 1)
+        track = total - 5 * castles[i]
+        if track < 0:
+            if i < q.tied:
+                problems.append(Problem("total", _("au moins {n} : {name} tient {v2} (5 points chacun)",
+                                                   n=5 * castles[i], name=name,
+                                                   v2=ngettext("{n} château", "{n} châteaux", castles[i]))))
+            else:
+                problems.append(Problem("total", _("au moins {n} pour que {name}, hors de l'égalité, ait "
+                                                   "moins de points et tienne son château",
+                                                   n=5 * castles[i] + i - q.tied + 1, name=name)))
+            continue
+        player = {"name": name, "track": min(track, 500), "castles": castles[i]}
+        if q.variant == "ireland" and i < q.tied:
+            player["tara_adjacent"] = q.values.get("tara_adjacent", [0] * q.tied)[i]
+        players.append(player)
+    if q.total > 500:
+        problems.append(Problem("total", _("doit être entre {lo} et {hi}", lo=0, hi=500)))
+    if problems:
+        return None, problems[:1]
+    doc = {"game": GAME.id, "variant": q.variant, "players": players}
+    for key, seat in holders.items():
+        doc[key] = q.names[seat] if seat is not None else None
+    return doc, []
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
 
     def warnings(self, doc: dict, result: Result) -> list[Problem]:
         return warnings(doc, result)
+
+    def tie_fields(self, variant: str, edition: str | None) -> tuple[TieField, ...] | None:
+        return TIE_FIELDS.get(variant)
+
+    def tie_others(self, variant: str) -> int:
+        return 2 if variant == "scotland" else 0  # R9: Stirling's holder wins from outside the tie
+
+    def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
+        return tie_document(question)
 
 
 HOOKS = _Hooks()

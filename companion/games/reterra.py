@@ -44,7 +44,10 @@ from .core import (
     Game,
     Line,
     PlayerScore,
+    Problem,
     Result,
+    TieField,
+    TieQuestion,
     by_value,
     finish,
     join,
@@ -448,12 +451,17 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
 TIEBREAK_KEYS: tuple[str, ...] = ("inhabitants",)
 
 
-def score(doc: dict, names: list[str], check: Checker) -> Result | None:
-    """Validate the Reterra part of a document and score it (T1-T6)."""
+FRENCH, ENGLISH = "fr", "en"  # the editions' tie rules (T6; docs/rulings.md)
+
+
+def score(doc: dict, names: list[str], check: Checker, edition: str = FRENCH) -> Result | None:
+    """Validate the Reterra part of a document and score it (T1-T6); `edition` says whose rule breaks
+    a tie (the French rules: inhabitants; the English edition's FAQ: buildings)."""
     check.known(doc, TABLE_KEYS, "", _("pour Reterra"))
     cards, written = _cards(doc, check)
     scores: list[PlayerScore] = []
     inhabitants: dict[str, int] = {}
+    buildings: dict[str, int] = {}
     for i, (player, name) in enumerate(zip(doc["players"], names, strict=True)):
         path = join("players", i)
         check.known(player, PLAYER_KEYS, path, _("pour un joueur de Reterra"))
@@ -474,10 +482,14 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
         extra = {"grid": found} if found is not None else {}
         scores.append(PlayerScore(name, _lines(counts, found, cards, built, bonus), extra))
         inhabitants[name] = counts["inhabitants"]
+        buildings[name] = sum(built.values())
     if not check.ok:
         return None
-    # T6: highest total, then most inhabitants, then shared.
-    criteria = [by_value(lambda n: inhabitants[n], _("habitants"))]
+    # T6: highest total, then most inhabitants (the English edition: most buildings), then shared.
+    if edition == ENGLISH:
+        criteria = [by_value(lambda n: buildings[n], _("bâtiments (règle de l'édition anglaise)"))]
+    else:
+        criteria = [by_value(lambda n: inhabitants[n], _("habitants"))]
     return finish(GAME.id, doc["variant"], scores, criteria)
 
 
@@ -499,7 +511,57 @@ GAME = Game(
     score=score,
     tiebreaks={"base": (N_("Égalité : le joueur qui a le plus d'habitants gagne."),
                         N_("Sinon, victoire partagée."))},
+    editions={FRENCH: N_("Règles françaises : égalité départagée aux habitants"),
+              ENGLISH: N_("Édition anglaise : égalité départagée aux bâtiments")},
+    edition_tiebreaks={
+        FRENCH: (N_("Égalité : le joueur qui a le plus d'habitants gagne (règles françaises)."),
+                 N_("Sinon, victoire partagée.")),
+        ENGLISH: (N_("Égalité : le joueur qui a le plus de bâtiments gagne (FAQ de l'édition anglaise)."),
+                  N_("Sinon, victoire partagée.")),
+    },
 )
+
+
+TIE_CARD = "batiment"  # the one card of a tie told alone: worth 0, so the buildings leave the totals as told
+TIE_TOTAL_MAX = BONUS_MAX + COUNT_BOUNDS["relics"]  # points a tie document holds besides inhabitants
+
+
+def tie_fields(edition: str | None) -> tuple[TieField, ...]:
+    if edition == ENGLISH:
+        return (TieField("buildings", N_("Bâtiments construits"), "count", 0, BUILDING_MAX,
+                         hint=N_("Tous les bâtiments de la communauté (règle de l'édition anglaise).")),)
+    return (TieField("inhabitants", N_("Habitants"), "count", 0, COUNT_BOUNDS["inhabitants"]),)
+
+
+def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
+    """A Reterra game where the tied players have `q.total`: their inhabitants (1 point each) or, by
+    the English edition's rule, their buildings (a card worth 0); the rest of the total as building
+    powers' points, then visible relics (the contract's bounds)."""
+    english = q.edition == ENGLISH
+    counts = q.values.get("buildings" if english else "inhabitants") or [0] * q.tied
+    players, problems = [], []
+    for i, name in enumerate(q.names[:q.tied]):
+        inhabitants = 0 if english else counts[i]
+        rest = q.total - inhabitants
+        if rest < 0:
+            problems.append(Problem(f"inhabitants[{i}]", _("au plus {n} : chaque habitant vaut 1 point "
+                                                            "(total {n})", n=q.total)))
+            continue
+        if rest > TIE_TOTAL_MAX:
+            problems.append(Problem("total", _("doit être entre {lo} et {hi}", lo=0,
+                                               hi=TIE_TOTAL_MAX + inhabitants)))
+            break
+        bonus = min(rest, BONUS_MAX)
+        player = {"name": name, "inhabitants": inhabitants, "relics": rest - bonus, "building_bonus": bonus}
+        if english:
+            player["buildings"] = {TIE_CARD: counts[i]}
+        players.append(player)
+    if problems:
+        return None, problems[:1]
+    doc = {"game": GAME.id, "variant": q.variant, "players": players}
+    if english:
+        doc["buildings"] = [{"id": TIE_CARD, "name": _("Bâtiment"), "points": 0}]
+    return doc, []
 
 
 
@@ -542,6 +604,12 @@ class _Hooks(Hooks):
 
     def from_past(self, documents: Iterable[dict]) -> dict:
         return from_past(documents)
+
+    def tie_fields(self, variant: str, edition: str | None) -> tuple[TieField, ...] | None:
+        return tie_fields(edition)
+
+    def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
+        return tie_document(question)
 
 
 HOOKS = _Hooks()

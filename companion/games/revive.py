@@ -16,7 +16,10 @@ from .core import (
     Game,
     Line,
     PlayerScore,
+    Problem,
     Result,
+    TieField,
+    TieQuestion,
     by_value,
     finish,
     join,
@@ -343,11 +346,37 @@ def blank(player: dict) -> bool:
     return nothing({**player, "artifact_card": card})
 
 
+TIE_FIELDS = (
+    TieField("leftover", N_("Ressources restantes non converties"), "count", 0, 4,
+             hint=N_("Le reste des ressources une fois converties par 5 (0 à 4).")),
+    TieField("machine_progress", N_("Avancement total sur les pistes de machine"), "count", 0, 60),
+)
+TRACK_MAX = 500
+
+
+def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
+    """A Revive game where the tied players have `q.total` on the score track, their leftover
+    resources as gears (fewer than 5: no point) and their machine progress."""
+    if not 0 <= q.total <= TRACK_MAX:
+        return None, [Problem("total", _("doit être entre {lo} et {hi}", lo=0, hi=TRACK_MAX))]
+    leftover = q.values.get("leftover") or [0] * q.tied
+    machine = q.values.get("machine_progress") or [0] * q.tied
+    players = [{"name": name, "track": q.total, "resources": {"gears": leftover[i]},
+                "machine_progress": machine[i]} for i, name in enumerate(q.names[:q.tied])]
+    return {"game": GAME.id, "variant": q.variant, "players": players}, []
+
+
 class _Hooks(Hooks):
     tiebreak_keys = TIEBREAK_KEYS
 
     def blank(self, player: dict) -> bool:
         return blank(player)
+
+    def tie_fields(self, variant: str, edition: str | None) -> tuple[TieField, ...] | None:
+        return TIE_FIELDS
+
+    def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
+        return tie_document(question)
 
 
 HOOKS = _Hooks()

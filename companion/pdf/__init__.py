@@ -186,7 +186,8 @@ def _one_page(template: str, context: dict) -> bytes:
 # --------------------------------------------------------------------------- filled sheet
 
 
-def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, day: dt.date) -> dict:
+def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, day: dt.date,
+                   edition: str | None = None) -> dict:
     game = games.GAMES[result.game]
     variant = result.variant
     colours = list(colours or [])
@@ -230,7 +231,9 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "ranking": ranking,
         "headline": headline(result.winners),
         "explanation": list(result.explanation),
-        "tiebreaks": list(game.tiebreak_lines(variant)),
+        "tiebreaks": list(game.tiebreak_lines(variant, game.edition(edition))),
+        # A game with editions says its rule even on a crowded sheet: the table chose it.
+        "tiebreaks_keep": bool(game.editions),
         "drawings": drawings,
         "legend": legend,
     }
@@ -248,20 +251,21 @@ def _mix(rows: list[dict], result: Result) -> dict:
 
 
 def render_sheet(document: dict, *, colours: list[str] | None = None,
-                 date: dt.date | None = None) -> bytes:
+                 date: dt.date | None = None, edition: str | None = None) -> bytes:
     """The filled sheet of a scored game, one A4 page; InvalidDocument when it does not score.
 
     `colours`: one per player in seat order (CSS hex `#c0392b` or a French name such as
-    "rouge"); anything else, or a missing one, is simply not drawn.
+    "rouge"); anything else, or a missing one, is simply not drawn. `edition`: the rule set the
+    table plays by (`Game.editions`; None: the default), said in the tie box.
     """
-    result = games.score(document)
-    return sheet_from_result(document, result, colours=colours, date=date)
+    result = games.score(document, edition=edition)
+    return sheet_from_result(document, result, colours=colours, date=date, edition=edition)
 
 
 def sheet_from_result(document: dict, result: Result, *, colours: Sequence[object] | None = None,
-                      date: dt.date | None = None) -> bytes:
-    """Like render_sheet, for a caller that already scored the document."""
-    context = _sheet_context(document, result, colours, date or dt.date.today())
+                      date: dt.date | None = None, edition: str | None = None) -> bytes:
+    """Like render_sheet, for a caller that already scored the document (by `edition`)."""
+    context = _sheet_context(document, result, colours, date or dt.date.today(), edition)
     return _one_page("pdf/sheet.html", context)
 
 

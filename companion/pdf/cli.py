@@ -47,9 +47,10 @@ def cmd_sheet(args, stdout, stdin) -> int:
 
     day = _date(args.date)
     doc = cli.read_document(args.file, stdin)
-    result = cli.score_document(doc)
+    result = cli.score_document(doc, args.edition)
     colours = [c.strip() for c in args.colours.split(",")] if args.colours else None
-    _write(sheet_from_result(doc, result, colours=colours, date=day), args.output, stdout)
+    sheet = sheet_from_result(doc, result, colours=colours, date=day, edition=args.edition)
+    _write(sheet, args.output, stdout)
     return 0
 
 
@@ -73,6 +74,9 @@ def extend(sub, commands: dict) -> None:
                    help=_("couleurs des joueurs dans l'ordre, séparées par des virgules (« rouge,bleu » "
                           "ou « #c0392b,#2471a3 »)"))
     p.add_argument("--date", metavar=_("AAAA-MM-JJ"), help=_("date imprimée (par défaut : aujourd'hui)"))
+    p.add_argument("--edition", default=None,
+                   help=_("règle de l'édition jouée, pour un jeu qui en a plusieurs (Reterra : fr par "
+                          "défaut, en : égalité aux bâtiments)"))
     commands["sheet"] = cmd_sheet
     p = sub.add_parser("pad", help=_("imprime une feuille de score vierge (PDF, A4)"))
     # the games and variants this build knows (companion.games), never a list written by hand

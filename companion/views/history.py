@@ -13,14 +13,15 @@ from ..games.i18n import _
 def again(token: str):
     """Play again: a new game with the same game, variant, players, colours and table names, the
     next player starting (seat order shifted by one: the first player passes to the left); the
-    table-level parts the game's hooks name stay (`kept_on_again`: Reterra's buildings)."""
+    table-level parts the game's hooks name stay (`kept_on_again`: Reterra's buildings), and so does
+    the edition the table plays by (Reterra's tie rule)."""
     record = store.by_edit_token(token)
     names, colours = store.names_of(record), store.colours_of(record)
     names, colours = names[1:] + names[:1], colours[1:] + colours[:1]
     keeps = games.hooks_of(record.game).kept_on_again
     kept = {key: record.document[key] for key in keeps if key in record.document}
     fresh = store.create(record.game, record.variant, names, colours, labels=store.labels_of(record),
-                         document=kept)
+                         document=kept, edition=store.edition_of(record))
     db.session.commit()
     history.remember(fresh, can_edit=True)
     flash(_("Nouvelle partie, mêmes joueurs : bonne partie !"), "success")

@@ -26,4 +26,5 @@ def index():
         new_game_url=_link("play.new"),
         pad_url=_link("sheets.pad"),
         history_url=url_for("play.history") if history else None,
+        tie_url=url_for("play.tie") if "play.tie" in current_app.view_functions else None,
     )

@@ -46,7 +46,15 @@ def new():
             return redirect(url_for("play.edit", token=record.edit_token))
     status = 422 if errors or general else 200
     return render_template("play/new.html", form=form, game=game, screens=sc, errors=errors,
-                           general=general, known_names=history.known_names()), status
+                           general=general, known_names=history.known_names(),
+                           edition=_edition(game)), status
+
+
+def _edition(game: games.Game) -> str | None:
+    """The rule set asked for (the new-game page's "Règle d'égalité", `?edition=` from the tie
+    page), else the game's default; a game with one rule set has none."""
+    chosen = request.values.get("edition")
+    return chosen if chosen in game.editions else game.default_edition
 
 
 def _prefill_players(form, sc: forms.Screens) -> None:
@@ -97,11 +105,12 @@ def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: li
     if errors or general:
         return None
     twin = store.untouched_twin(game.id, variant, names, colours)
-    if twin is not None:
+    if twin is not None and twin.edition == store.edition_for(game.id, _edition(game)):
         return twin
     given = [(entry.data or "").strip()[:20] for entry in form.colour_names.entries][:sc.colour_names]
     labels = {"colours": given} if any(given) else None
-    record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels)
+    record = store.create(game.id, variant, names, colours, creation_key=form.once.data, labels=labels,
+                          edition=_edition(game))
     db.session.commit()
     return record
 

@@ -4,6 +4,7 @@
     edit.py       /g/<token>/ , /save , /state     the end state, autosaved (companion/saving)
     results.py    /g/<token>/resultats , /r/<token>/ , sheet.pdf   results, shared page, PDF
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
+    tie.py        /egalite , /egalite/partie          settle a tie alone, then start the full game
     dates.py      the `short_date` and `date_and_time` template filters
 
 Game-independent: a game's fields come from `companion/forms/<game>.py` (see companion.forms).
@@ -16,7 +17,7 @@ from flask import Blueprint
 
 from .. import devices
 from ..forms.html import FieldHtml
-from . import dates, edit, history, new_game, results
+from . import dates, edit, history, new_game, results, tie
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -35,3 +36,5 @@ bp.add_url_rule("/r/<token>/sheet.pdf", "view_sheet", results.view_sheet, method
 bp.add_url_rule("/g/<token>/rejouer", "again", history.again, methods=["POST"])
 bp.add_url_rule("/parties", "history", history.list_games, methods=["GET"])
 bp.add_url_rule("/parties/<token>/supprimer", "delete", history.remove, methods=GET_POST)
+bp.add_url_rule("/egalite", "tie", tie.tie, methods=GET_POST)
+bp.add_url_rule("/egalite/partie", "tie_start", tie.start, methods=["POST"])

@@ -43,7 +43,7 @@ def _results_context(record, *, editable: bool) -> dict:
         rows=rows, totals=totals,
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
         headline=headline(result.winners),
-        tiebreaks=game.tiebreak_lines(record.variant),
+        tiebreaks=game.tiebreak_lines(record.variant, game.edition(store.edition_of(record))),
     )
     return context
 
@@ -127,7 +127,8 @@ def _sheet(record, back: str):
                 replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
                                       for line in p.breakdown])
                 for p in result.players])
-        return sheet_from_result(record.document, result, colours=colours, date=day)
+        return sheet_from_result(record.document, result, colours=colours, date=day,
+                                 edition=store.edition_of(record))
 
     # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
     response = sheet_response(record, colours, day, labels, render)

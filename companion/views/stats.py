@@ -40,7 +40,7 @@ def device_plays() -> list[statistics.Play]:
         return []
     rows = db.session.execute(
         sa.select(GameRecord.id, GameRecord.version, GameRecord.uid, GameRecord.game, GameRecord.variant,
-                  GameRecord.created_at, GameRecord.summary)
+                  GameRecord.created_at, GameRecord.summary, GameRecord.edition)
         .join(DeviceGame, DeviceGame.game_id == GameRecord.id)
         .where(DeviceGame.device == device, GameRecord.status == "scored")).all()
     plays: dict[int, statistics.Play | None] = {}
@@ -80,7 +80,7 @@ def _score_and_keep(rows, plays: dict) -> None:
     for n, row in enumerate(rows, 1):
         if n % limits.PAUSE_EVERY == 0:
             limits.pause()
-        summary = summaries.make(documents.get(row.id), row.version)
+        summary = summaries.make(documents.get(row.id), row.version, edition=row.edition)
         plays[row.id] = _play(row, summary)
         kept.append({"row_id": row.id, "row_version": row.version, "row_summary": summary})
     # One statement for all: written only if the game is still at that version (a save in between
