@@ -308,9 +308,45 @@ class Phone:
 
         return [item for _, _, item in sorted((where(n), k, (n, v)) for k, (n, v) in enumerate(items))]
 
+    def cities(self, items: list[tuple[str, object]]) -> list[tuple[str, object]]:
+        """Rebirth's cities by taps (static/js/rebirth.js): "Nouvelle ville" with its size, then a tap
+        on the pad per tile (its player and influence); a placement order is typed only where the one
+        filled in from the order of entry is not the document's. Returns the other entries."""
+        page = self.page
+        if not page.locator("[data-new-city]:visible").count():
+            return items
+        cities: dict[int, dict] = {}
+        rest = []
+        for name, value in items:
+            m = re.fullmatch(r"cities-(\d+)-(size|tiles-(\d+)-(player|influence|order))", name)
+            if not m:
+                rest.append((name, value))
+                continue
+            city = cities.setdefault(int(m[1]), {"tiles": {}})
+            if m[2] == "size":
+                city["size"] = value
+            else:
+                city["tiles"].setdefault(int(m[3]), {})[m[4]] = value
+        for c in sorted(cities):
+            city = cities[c]
+            self.tap(page.locator(f'[data-new-city-size="{city["size"]}"]'))
+            pad = page.locator(f'#f-cities-{c} [data-tile-pad]')
+            for t in sorted(city["tiles"]):
+                tile = city["tiles"][t]
+                self.tap(pad.locator(f'button[data-player="{tile["player"]}"]'
+                                     f'[data-influence="{tile["influence"]}"]'))
+            for t in sorted(city["tiles"]):
+                want = city["tiles"][t].get("order")
+                order = page.locator(f'[name="cities-{c}-tiles-{t}-order"]')
+                if want is not None and order.input_value() != str(want):
+                    self.tap(order)
+                    order.fill(str(want))
+        return rest
+
     def fill_step(self, items: list[tuple[str, object]]) -> None:
         page = self.page
         later = []
+        items = self.cities(items)
         for name, value in self.page_order(items):
             if name.startswith(("mode",)) or re.search(r"-mode$", name):
                 later.append((name, value))
