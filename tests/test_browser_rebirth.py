@@ -48,7 +48,8 @@ def fill_cities(page, cities: list[dict]) -> None:
         for t in city["tiles"]:
             tap_tile(page, c, t["player"], t["influence"])
         for j, t in enumerate(city["tiles"]):
-            expect(page.locator(f'[name="cities-{c}-tiles-{j}-order"]')).to_have_value(str(t.get("order", "")))
+            order = page.locator(f'[name="cities-{c}-tiles-{j}-order"]')
+            expect(order).to_have_value(str(t.get("order", "")))
 
 
 def fill_player(page, i: int, p: dict) -> None:

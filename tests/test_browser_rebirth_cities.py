@@ -83,7 +83,8 @@ def test_the_order_is_asked_only_while_a_tie_in_a_complete_city_needs_it(phone, 
     expect(note).to_be_visible()
     assert [order_of(phone, 0, t) for t in range(3)] == ["1", "2", "3"]
     # The pad is done: the city is full.
-    expect(phone.locator('#f-cities-0 [data-tile-pad] button[data-player="Inès"][data-influence="1"]')).to_be_disabled()
+    pad = phone.locator("#f-cities-0 [data-tile-pad]")
+    expect(pad.locator('button[data-player="Inès"][data-influence="1"]')).to_be_disabled()
     saved(phone)
     city = stored_document(live_server, url)["cities"][0]
     assert [t.get("order") for t in city["tiles"]] == [1, 2, 3]
