@@ -296,6 +296,18 @@
   var addCities = addButtonOf(list);
   if (addCities) addCities.classList.add("by-pad");
   list.classList.add("pad-on");
+  /* orders stored as 1, 2, 3… in the order of the tiles are the ones filled in from the entry: they
+     go when the tie goes, as if this page had filled them */
+  rows().forEach(function (city) {
+    var box = tilesOf(city);
+    if (!box) return;
+    var orders = rowsOf(box).filter(function (row) { return !isBlank(row); }).map(function (row) {
+      return part(row, "order");
+    });
+    if (orders.length && orders.every(function (o, k) { return o.value === String(k + 1); })) {
+      orders.forEach(function (o) { o.dataset.auto = o.value; });
+    }
+  });
   refreshAll();
 
   /* the last city with something in it is open (the table goes on with it); the blank one offered
