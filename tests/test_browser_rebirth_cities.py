@@ -58,6 +58,10 @@ def test_the_issues_cities_take_a_tap_each_and_store_the_document(phone, live_se
         for t in city["tiles"]:
             taps.tile(c, t["player"], t["influence"])
     assert taps.count == len(doc["cities"]) + sum(len(c["tiles"]) for c in doc["cities"])
+    first = doc["cities"][0]  # folded into one line saying what it holds
+    words = "1 case" if first["size"] == 1 else f"{first['size']} cases"
+    expect(phone.locator("#f-cities-0").locator("xpath=..").locator("> .city-summary")).to_have_text(
+        f"Ville 1 · {words} · " + ", ".join(f"{t['player']} {t['influence']}" for t in first["tiles"]))
     tied = 2  # the scenario's city whose tie the placement order breaks; folded since: a tap opens it
     phone.locator(f"#f-cities-{tied}").locator("xpath=..").locator("> .city-summary").tap()
     expect(phone.locator(f'#f-cities-{tied} [data-order-note]')).to_be_visible()

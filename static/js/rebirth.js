@@ -197,7 +197,10 @@
     var legend = row.querySelector("legend");
     var size = sizeOf(row);
     var parts = [legend ? legend.textContent.trim() : T("city")];
-    if (size && size.value) parts.push(T("spaces", {n: size.value}));
+    if (size && size.value) {  // "1 case", "2 cases": the words of the size buttons, in the page's language
+      var named = list.querySelector('[data-new-city-size="' + parseInt(size.value, 10) + '"]');
+      parts.push(named ? named.textContent.trim() : T("spaces", {n: size.value}));
+    }
     var tiles = [];
     Array.prototype.forEach.call(row.querySelectorAll('select[name$="-player"]'), function (select) {
       var influence = document.getElementsByName(select.name.replace(/-player$/, "-influence"))[0];
