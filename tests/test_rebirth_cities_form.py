@@ -8,6 +8,10 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
+from test_play_rebirth import form_data, without_false
+
+from bench.bench_taps import ireland_cities, scotland_cities
 from helpers import autosave, create_game, error_beside, posted, stored
 
 
@@ -116,3 +120,24 @@ def test_a_tile_added_on_two_phones_at_the_same_row_is_two_tiles(client, app):
         assert answer.status_code == 200, answer.get_data(as_text=True)
     assert [t["player"] for t in stored(app, token).document["cities"][0]["tiles"]] == ["Aoife", "Brian",
                                                                                        "Cliona"]
+
+
+@pytest.mark.parametrize("make", [scotland_cities, ireland_cities], ids=["scotland", "ireland"])
+def test_the_issues_games_round_trip_without_javascript(client, app, make):
+    """Issue 24's two end states posted by the no-JS form (every field, as the fields stand) are
+    stored as they are, scored; the page shows them back, the order only on the tied city's tiles,
+    and posting it unchanged writes nothing."""
+    document = make()
+    token = create_game(client, "rebirth", document["variant"], [p["name"] for p in document["players"]])
+    response = client.post(f"/g/{token}/", data=form_data(document, 1, "finish"))
+    assert response.status_code == 302 and response.headers["Location"] == f"/g/{token}/resultats"
+    record = stored(app, token)
+    assert record.status == "scored" and record.document == without_false(document)
+    values = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    orders = {(c, t): values[f"cities-{c}-tiles-{t}-order"]
+              for c, city in enumerate(document["cities"]) for t in range(len(city["tiles"]))}
+    assert {k: v for k, v in orders.items() if v} == {(2, t): str(t + 1) for t in range(len(
+        document["cities"][2]["tiles"]))}
+    values["action"] = "save"
+    assert client.post(f"/g/{token}/", data=values).status_code == 302
+    assert stored(app, token).version == record.version
