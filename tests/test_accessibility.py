@@ -83,8 +83,10 @@ def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(browser, 
     phone.locator("#f-cities .fold-items > summary").first.tap()
     expect(order).to_be_visible()
     expect(order).to_have_text("Ordre de pose : facultatif : 1 = posée en premier ; utile en cas d'égalité")
-    phone.locator('button[name="add_row"][value="cities-0-tiles"]').tap()
-    phone.locator('button[name="add_row"][value="cities"]').tap()
+    pad = phone.locator("#f-cities-0 [data-tile-pad]")  # tiles by taps on the pad (static/js/rebirth.js)
+    pad.locator('button[data-player="Aoife"][data-influence="1"]').tap()
+    pad.locator('button[data-player="Brian"][data-influence="2"]').tap()  # a second tile row
+    phone.locator('[data-new-city-size="2"]').tap()  # a second city
     expect(phone.locator('[name="cities-1-tiles-0-influence"]')).to_have_count(1)
     expect(phone.locator("#f-cities li", has_text="Ordre de pose")).to_have_count(2)  # once per city
     assert phone.locator('[name="cities-1-tiles-0-influence"]').get_attribute("aria-describedby") == (

@@ -32,24 +32,24 @@ def fill_rows(page, rows: str, values: list, fill) -> None:
         fill(f"{rows}-{j}", value)
 
 
+def tap_tile(page, c: int, player: str, influence: int) -> None:
+    """One tap on the city's pad (static/js/rebirth.js): the tile's player and influence."""
+    page.locator(f'#f-cities-{c} [data-tile-pad] button[data-player="{player}"]'
+                 f'[data-influence="{influence}"]').tap()
+
+
 def fill_cities(page, cities: list[dict]) -> None:
-    """City by city, as the table reads the board: size with the stepper, then each tile."""
+    """City by city, as the table reads the board: "Nouvelle ville" with its size (one tap), then a
+    tap per tile on the city's pad. The placement order is never typed: where a tie needs it, it is
+    filled in from the order of entry, which is the order of the documents' tiles."""
     for c, city in enumerate(cities):
-        if c:
-            add(page, "cities")
-        size = page.locator(f'[name="cities-{c}-size"]')
-        size.fill("")
-        for _ in range(city["size"]):
-            page.locator(f'#f-cities-{c}-size button[data-step="1"]').tap()
-        expect(size).to_have_value(str(city["size"]))
-
-        def tile(prefix: str, t: dict) -> None:
-            page.select_option(f'[name="{prefix}-player"]', t["player"])
-            page.fill(f'[name="{prefix}-influence"]', str(t["influence"]))
-            if "order" in t:
-                page.fill(f'[name="{prefix}-order"]', str(t["order"]))
-
-        fill_rows(page, f"cities-{c}-tiles", city["tiles"], lambda prefix, t: tile(prefix, t))
+        page.locator(f'[data-new-city-size="{city["size"]}"]').tap()
+        expect(page.locator(f'[name="cities-{c}-size"]')).to_have_value(str(city["size"]))
+        for t in city["tiles"]:
+            tap_tile(page, c, t["player"], t["influence"])
+        for j, t in enumerate(city["tiles"]):
+            order = page.locator(f'[name="cities-{c}-tiles-{j}-order"]')
+            expect(order).to_have_value(str(t.get("order", "")))
 
 
 def fill_player(page, i: int, p: dict) -> None:
@@ -96,7 +96,8 @@ def test_scotland_example_played_through(phone, live_server):
     assert phone.locator('[name="blarney"], [name="players-0-towers-0"]').count() == 0  # Irlande only
     fill_cities(phone, example["cities"])
     # A tile added then removed in the second city (a copy of the first): it stays in that city.
-    add(phone, "cities-1-tiles")
+    open_city(phone, 1)
+    tap_tile(phone, 1, "Yanis", 3)
     expect(phone.locator('[name="cities-1-tiles-2-player"]')).to_have_count(1)
     assert phone.locator('[name="cities-0-tiles-2-player"], [name="cities-2-size"]').count() == 0
     new_tile = phone.locator("#f-cities-1-tiles-2").locator("xpath=..")  # its row
@@ -186,9 +187,15 @@ def test_city_and_castle_tools_from_a_game(phone):
 
 
 def type_tile(page, prefix: str, player: str, influence: int, order: int | None = None) -> None:
-    page.select_option(f'[name="{prefix}-player"]', player)
-    page.fill(f'[name="{prefix}-influence"]', str(influence))
+    """A tile by a tap on its city's pad (it lands in the row `prefix`), then, when given, its order
+    typed in its fields (a tap on the tile's line shows them)."""
+    c = int(prefix.split("-")[1])
+    tap_tile(page, c, player, influence)
+    expect(page.locator(f'[name="{prefix}-player"]')).to_have_value(player)
+    expect(page.locator(f'[name="{prefix}-influence"]')).to_have_value(str(influence))
     if order is not None:
+        page.locator(f'[name="{prefix}-player"]').locator("xpath=ancestor::*[@data-row][1]") \
+            .locator("> .tile-tag").tap()
         page.fill(f'[name="{prefix}-order"]', str(order))
 
 
@@ -214,18 +221,18 @@ def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_
     assert phone.locator('[name^="cities-1"]').count() == 0
     phone.fill('[name="cities-0-size"]', "2")
     type_tile(phone, "cities-0-tiles-0", "Maëlle", 2)
-    add(phone, "cities-0-tiles")
     type_tile(phone, "cities-0-tiles-1", "Yanis", 1)
 
-    # Two cities added in the browser: each a copy of the last with ONE blank tile.
-    add(phone, "cities")
-    add(phone, "cities")
+    # Two cities added in the browser ("Nouvelle ville", 3 spaces): each a copy of the last with ONE
+    # blank tile, and its size.
+    phone.locator('[data-new-city-size="3"]').tap()
+    phone.locator('[data-new-city-size="3"]').tap()
     for c in (1, 2):
         tiles = phone.locator(f'#f-cities-{c}-tiles [name$="-player"]')
         expect(tiles).to_have_count(1)
         assert tiles.first.get_attribute("name") == f"cities-{c}-tiles-0-player"
         assert tiles.first.input_value() == ""
-        assert phone.locator(f'[name="cities-{c}-size"]').input_value() == ""
+        assert phone.locator(f'[name="cities-{c}-size"]').input_value() == "3"
         assert phone.locator(f'[name="cities-{c}-tiles-0-influence"]').input_value() == ""
     expect(phone.locator("#f-cities-2 > legend")).to_have_text("Ville 3")
 
@@ -233,7 +240,6 @@ def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_
     open_city(phone, 1)
     phone.fill('[name="cities-1-size"]', "3")
     type_tile(phone, "cities-1-tiles-0", "Yanis", 3)
-    add(phone, "cities-1-tiles")
     type_tile(phone, "cities-1-tiles-1", "Inès", 1, order=2)
     box = phone.locator('[data-rows="cities-1-tiles"]')
     assert box.get_attribute("id") == "f-cities-1-tiles"
@@ -281,12 +287,9 @@ def test_tiles_typed_before_autosave_come_back_from_the_draft(phone, live_server
     phone.context.route("**/save", lambda route: route.fulfill(status=503, body="indisponible"))
     phone.fill('[name="cities-0-size"]', "2")
     type_tile(phone, "cities-0-tiles-0", "Maëlle", 2)
-    add(phone, "cities-0-tiles")
     type_tile(phone, "cities-0-tiles-1", "Yanis", 1)
-    add(phone, "cities")
-    phone.fill('[name="cities-1-size"]', "3")
+    phone.locator('[data-new-city-size="3"]').tap()
     type_tile(phone, "cities-1-tiles-0", "Yanis", 3)
-    add(phone, "cities-1-tiles")
     type_tile(phone, "cities-1-tiles-1", "Inès", 1, order=2)
     expect(phone.locator("#save-state")).to_have_text("Non enregistré")
     assert "cities" not in stored_document(live_server, url)

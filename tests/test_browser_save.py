@@ -373,15 +373,14 @@ def test_enter_moves_to_the_next_field(phone, live_server):
     phone.keyboard.press("Enter")  # a blank optional seat: the table is complete, the game starts
     phone.wait_for_url(re.compile(r"/g/[\w-]+/$"))
     # The score form: Enter never adds a tile; it goes on, and the last field shows the results.
+    # Enter on a step's last field goes on to the next step (the first player's), cursor in its
+    # first field: the table's last field to type is the city's size (tiles are taps on its pad).
     phone.fill('[name="cities-0-size"]', "2")
     phone.press('[name="cities-0-size"]', "Enter")
     assert phone.locator('[name^="cities-0-tiles-1"]').count() == 0
     assert phone.locator('[name^="cities-1"]').count() == 0
     focused = phone.evaluate("document.activeElement.name")
     assert focused and focused != "cities-0-size"
-    # Enter on a step's last field goes on to the next step (the first player's), cursor in its
-    # first field; on the last step's last field it shows the results.
-    phone.locator("#table input[type=text]:visible").last.press("Enter")
     expect(phone.locator("#joueur-1")).to_be_visible()
     expect(phone.locator('[name="players-0-track"]')).to_be_focused()
     show_player(phone, 1)
@@ -488,17 +487,20 @@ def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
 
 def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
     url = new_game(phone, "rebirth", "scotland", NAMES)
+
+    def tile(page, who, icons):  # a tap on the city's pad (static/js/rebirth.js): a new tile row
+        pad = page.locator("#f-cities-0 [data-tile-pad]")
+        pad.locator(f'button[data-player="{who}"][data-influence="{icons}"]').tap()
+
     phone.fill('[name="cities-0-size"]', "3")
-    phone.select_option('[name="cities-0-tiles-0-player"]', "Éloïse")
-    phone.fill('[name="cities-0-tiles-0-influence"]', "2")
+    tile(phone, "Éloïse", "2")
     saved(phone)
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
         for page, who, icons in ((phone, "Jules", "1"), (other, "Éloïse", "3")):
-            page.locator('#f-cities-0-tiles > button[name="add_row"]').tap()
-            page.select_option('[name="cities-0-tiles-1-player"]', who)
-            page.fill('[name="cities-0-tiles-1-influence"]', icons)
+            tile(page, who, icons)
+            expect(page.locator('[name="cities-0-tiles-1-player"]')).to_have_value(who)
             saved(page)
         assert other.locator("#play-notice").is_hidden()  # no conflict: both tiles are kept
         tiles = stored_document(live_server, url)["cities"][0]["tiles"]
