@@ -23,7 +23,6 @@ def dice_screens(dice, monkeypatch):
     """`companion/forms/dice.py` for the stand-in game, as another engineer would write it."""
     module = types.ModuleType("companion.forms.dice")
     module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
-    module.PALETTE = [("#111111", "noir"), ("#eeeeee", "blanc")]
 
     def player_form(variant):
         class Player(Form):
@@ -31,7 +30,9 @@ def dice_screens(dice, monkeypatch):
             sixes = forms.Count("Six", "les six obtenus", hi=10)
         return Player
 
-    module.player_form = player_form
+    # as `companion/forms/<game>.py` ends: its declared hooks (docs/architecture.md, "A fourth game")
+    module.ADAPTER = forms.Adapter(palette=[("#111111", "noir"), ("#eeeeee", "blanc")],
+                                   player_form=player_form)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
     forms._form_class.cache_clear()
     yield forms.screens("dice")
@@ -69,7 +70,7 @@ class Player(Form):
 
 
 def test_form_to_document_conversion_and_paths(app):
-    module = types.SimpleNamespace(PALETTE=[], player_form=lambda v: Player)
+    module = types.SimpleNamespace(ADAPTER=forms.Adapter(palette=[], player_form=lambda v: Player))
     cls = type("T", (forms.EndState,), {"players": forms.Seats(forms.FormField(Player), 1),
                                          "Meta": type("Meta", (), {"csrf": False})})
     with app.test_request_context():
@@ -129,7 +130,6 @@ def nested_screens(dice, monkeypatch):
     """A stand-in game whose table-level list rows hold lists of rows with player selects."""
     module = types.ModuleType("companion.forms.dice")
     module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
-    module.PALETTE = [("#111111", "noir")]
 
     class Player(Form):
         points = forms.Count("Points", hi=100)
@@ -137,8 +137,8 @@ def nested_screens(dice, monkeypatch):
     class Top(Form):
         areas = forms.Rows(forms.Group(Area), "Zones", max_entries=5)
 
-    module.player_form = lambda variant: Player
-    module.table_form = lambda variant: Top
+    module.ADAPTER = forms.Adapter(palette=[("#111111", "noir")], player_form=lambda variant: Player,
+                                   table_form=lambda variant: Top)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
     forms._form_class.cache_clear()
     yield forms.screens("dice")

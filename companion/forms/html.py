@@ -18,7 +18,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, TextInput
 from wtforms.widgets.core import clean_key
 
 from ..games.i18n import N_, tr
-from . import kind
+from .fields import kind
 
 FOLD = 20  # a hint longer than this (characters) folds behind a tap ("?"): a <details>, no script
 _SEP = Markup(" · ")  # between several messages of one field

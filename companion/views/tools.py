@@ -19,7 +19,7 @@ from wtforms.fields import FieldList, FormField
 from wtforms.validators import InputRequired
 
 from .. import forms, games, store
-from ..forms import Choice, Count, Fixed, Group, Name
+from ..forms.fields import Choice, Count, Fixed, Group, Name
 from ..games import rebirth as engine
 from ..games.core import join, join_names, ordinal
 from ..games.i18n import N_, _, ngettext, tr
