@@ -272,3 +272,33 @@ def test_fields_copied_in_one_language_are_not_served_in_another(app):
             again = sc.form(example)
     assert _track_label(french) == _track_label(again) != _track_label(english)
     assert forms.raw_values(french) == forms.raw_values(english)
+
+
+def test_a_misspelt_form_hook_fails_where_it_is_declared():
+    """A game's forms module says its hooks in one `Adapter`: a hook it misspells is an error when the
+    module is imported, not a hook silently never called."""
+    with pytest.raises(TypeError, match="to_documents"):
+        forms.Adapter(palette=[], player_form=lambda v: Player, to_documents=lambda *a: None)
+    with pytest.raises(TypeError, match="go together"):  # half of the rules for rows followed by key
+        forms.Adapter(palette=[], player_form=lambda v: Player, keyed=lambda *a: None)
+
+
+def test_a_forms_module_without_its_adapter_is_refused(dice, monkeypatch):
+    module = types.ModuleType("companion.forms.dice")
+    module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
+    module.PALETTE = [("#111111", "noir")]  # the names of before: no longer read one by one
+    module.player_form = lambda variant: Player
+    monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
+    with pytest.raises(TypeError, match="ADAPTER"):
+        forms.screens("dice").default_colours(2)
+
+
+def test_every_shipped_game_declares_its_form_hooks():
+    from companion import games
+
+    adapters = {game_id: forms.screens(game_id).adapter for game_id in games.GAMES}
+    assert all(isinstance(a, forms.Adapter) for a in adapters.values())
+    # what each game gives beyond its fields, read from its declaration
+    assert adapters["reterra"].keyed and adapters["reterra"].readable and adapters["reterra"].row_keys
+    assert adapters["revive"].colour_names == 3 and adapters["revive"].not_direct is not None
+    assert adapters["rebirth"].readable is None and adapters["rebirth"].keyed is None
