@@ -302,3 +302,23 @@ def test_every_shipped_game_declares_its_form_hooks():
     assert adapters["reterra"].keyed and adapters["reterra"].readable and adapters["reterra"].row_keys
     assert adapters["revive"].colour_names == 3 and adapters["revive"].not_direct is not None
     assert adapters["rebirth"].readable is None and adapters["rebirth"].keyed is None
+
+
+def test_a_problem_goes_beside_the_field_of_its_path_in_one_place():
+    """`forms.place`, which every check uses: the field of the path or the nearest enclosing one, else
+    the top of the page; a message once per place; the seat list (no slot) to the top when asked; a
+    field with a typing error keeping only its own when asked."""
+    from companion.games.core import Problem
+
+    paths = {"players": "players", "players[0]": "players-0", "players[0].track": "players-0-track"}
+    problems = [Problem("players[0].track", "trop"), Problem("players[0].track", "trop"),
+                Problem("players[0].missions[2]", "mission"), Problem("players", "seuls"),
+                Problem("variant", "variante")]
+    errors, general = {}, []
+    forms.place(problems, paths, errors, general, say=str.upper, loose=("players",))
+    assert errors == {"players-0-track": ["TROP"], "players-0": ["MISSION"]}
+    assert general == ["SEULS", "VARIANTE"]
+    errors, general = {"players-0-track": ["doit être un nombre entier"]}, []
+    forms.place(problems, paths, errors, general, keep=set(errors))
+    assert errors["players-0-track"] == ["doit être un nombre entier"]
+    assert errors["players"] == ["seuls"] and general == ["variante"]
