@@ -33,10 +33,7 @@ try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions
     from wtforms.fields.choices import SelectChoice as _SelectChoice
 except ImportError:  # pragma: no cover - WTForms < 3.3
     _SelectChoice = None
-SKIPPED = ("csrf_token", "version", "base_values")
-
-
-
+SKIPPED = ("csrf_token", "version", "base_values")  # fields of every form that are not the game's
 
 _TRANSLATED: dict[tuple[str, str], str] = {}
 
