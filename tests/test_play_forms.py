@@ -322,3 +322,12 @@ def test_a_problem_goes_beside_the_field_of_its_path_in_one_place():
     forms.place(problems, paths, errors, general, keep=set(errors))
     assert errors["players-0-track"] == ["doit être un nombre entier"]
     assert errors["players"] == ["seuls"] and general == ["variante"]
+
+
+def test_the_new_game_page_says_the_hint_a_game_declares_for_its_colour_names(client):
+    """Revive's `colour_names` and `colour_hint`, read from its `ADAPTER`: the table names three
+    colours under the game's own hint."""
+    page = unescape(client.get("/nouvelle?game=revive").get_data(as_text=True))
+    hint = re.search(r'id="h-colour_names">(.*?)</span>', page).group(1)
+    assert hint.startswith("comme votre table les appelle")
+    assert page.count('name="colour_names-') == 3
