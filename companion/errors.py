@@ -8,9 +8,9 @@ import re
 from flask import Flask, current_app, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadHost, HTTPException, InternalServerError
+from werkzeug.exceptions import BadHost, HTTPException, InternalServerError, NotFound
 
-from . import diskfull
+from . import diskfull, store
 from .games.i18n import N_, _, tr
 
 MESSAGES = {
@@ -109,7 +109,13 @@ def handle_unexpected(exc: Exception):
     return error_response(507 if full else 500)
 
 
+def handle_missing(exc: store.Missing):
+    """A game no link finds (or deleted meanwhile): the 404 of pages, the API and the autosave."""
+    return handle_http(NotFound())
+
+
 def init_app(app: Flask) -> None:
+    app.register_error_handler(store.Missing, handle_missing)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(InternalServerError, handle_http)
     app.register_error_handler(Exception, handle_unexpected)

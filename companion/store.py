@@ -1,6 +1,8 @@
-"""Stored games: create, load, save with a version check (a device's own list: companion.history).
+"""Stored games: create, load, save with a version check (a device's own list: companion.history;
+a stored document's result: companion.score_cache).
 
-Flask-aware but game-independent: the views call these, the games' forms never touch the database.
+Game-independent: the views call these, the games' forms never touch the database. A game that is
+not there raises `Missing` (errors.py answers it as a 404).
 A stored document never holds a bad value (a save with one is refused before it reaches here); a
 draft may still break a rule between fields (a castle holder typed before the castles), a scored
 game always scores: `result_of` is None for such a draft, and every page reading it says so.
@@ -10,16 +12,19 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from functools import lru_cache
 
 import sqlalchemy as sa
-from flask import abort
 from sqlalchemy.orm.attributes import set_committed_value
 
-from . import devices, games, summaries
+from . import devices, games, score_cache, summaries
 from .extensions import db
 from .games import i18n
 from .models import DeviceGame, GameRecord, now
+
+
+class Missing(LookupError):
+    """No stored game has this link, or it was deleted meanwhile (errors.py: a 404, for pages and
+    for the autosave alike)."""
 
 
 class StaleVersion(Exception):
@@ -87,16 +92,17 @@ def by_creation_key(key: str) -> GameRecord | None:
 
 
 def by_edit_token(token: str) -> GameRecord:
-    record = db.session.scalar(sa.select(GameRecord).where(GameRecord.edit_token == token))
-    if record is None:
-        abort(404)
-    return record
+    """The game of an edit link (`Missing` when there is none)."""
+    return _found(db.session.scalar(sa.select(GameRecord).where(GameRecord.edit_token == token)))
 
 
 def by_view_token(token: str) -> GameRecord:
-    record = db.session.scalar(sa.select(GameRecord).where(GameRecord.view_token == token))
+    return _found(db.session.scalar(sa.select(GameRecord).where(GameRecord.view_token == token)))
+
+
+def _found(record):
     if record is None:
-        abort(404)
+        raise Missing
     return record
 
 
@@ -117,10 +123,7 @@ def read_by_view_token(token: str):
 def read_row(query, values: dict):
     """Reads on the session's connection: with SQLite, every query lets the other working thread
     take the interpreter for up to its switch interval (5 ms), so a page makes as few as it can."""
-    row = db.session.connection().execute(query, values).one_or_none()
-    if row is None:
-        abort(404)
-    return row
+    return _found(db.session.connection().execute(query, values).one_or_none())
 
 
 def save(record: GameRecord, document: dict, version: int, *, status: str | None = None) -> GameRecord:
@@ -139,9 +142,7 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         .values(**values).execution_options(synchronize_session=False))
     if done.rowcount != 1:
         db.session.rollback()
-        fresh = db.session.get(GameRecord, record.id, populate_existing=True)
-        if fresh is None:
-            abort(404)
+        fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))  # deleted meanwhile
         raise StaleVersion(fresh)
     db.session.commit()
     # What was just written, without reading the row back (one query less per autosave).
@@ -170,7 +171,7 @@ def summary_for(document: dict, version: int, edition: str | None = None) -> dic
     and the exports read summaries and score nothing."""
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
     # Scored through result_of's cache: the answer to a save reads the same result again.
-    return summaries.make(document, version, result=_result_of_text(text, i18n.current(), edition))
+    return summaries.make(document, version, result=score_cache.result_of_text(text, i18n.current(), edition))
 
 
 def set_status(record: GameRecord, status: str) -> None:
@@ -205,21 +206,6 @@ def names_of(record: GameRecord) -> list[str]:
     return [p.get("name", "") for p in record.document.get("players", [])]
 
 
-def result_of(record: GameRecord):
-    """The result of a stored document, or None if it no longer scores (an engine got stricter).
-
-    The edit page, the results pages and the history all ask for it, again and again between two
-    saves: results are kept per document text (the text is the key, so a document changed by any
-    means is scored anew), and per language: the explanations are sentences in the reader's."""
-    return _result_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False), i18n.current(),
-                           edition_of(record))
-
-
-@lru_cache(maxsize=512)
-def _result_of_text(text: str, lang: str, edition: str | None = None):
-    try:
-        document = json.loads(text)
-        # the default edition is asked as every caller asks (no keyword): one way to score a game
-        return games.score(document, edition=edition) if edition else games.score(document)
-    except games.InvalidDocument:
-        return None
+# Where the pages found them before the scoring cache had its own module (companion.score_cache).
+result_of = score_cache.result_of
+_result_of_text = score_cache.result_of_text

@@ -168,7 +168,7 @@ def test_gunicorn_config_warms_each_worker(monkeypatch):
 def test_a_sheet_already_drawn_is_served_without_scoring_the_game(app, client, renders, monkeypatch):
     """The sheet's key is made from the stored row alone: a cached sheet or a 304 does not score
     the game again; a save (a new version) does, and its sheet shows the new numbers."""
-    from companion import games, store
+    from companion import games, score_cache
 
     token = revive(client)
     view = stored(app, token).view_token
@@ -176,7 +176,7 @@ def test_a_sheet_already_drawn_is_served_without_scoring_the_game(app, client, r
     scored = []
     real = games.score
     monkeypatch.setattr(games, "score", lambda doc: scored.append(1) or real(doc))
-    store._result_of_text.cache_clear()
+    score_cache.result_of_text.cache_clear()
     assert client.get(f"/r/{view}/sheet.pdf").status_code == 200
     assert client.get(f"/g/{token}/sheet.pdf", headers={"If-None-Match": etag}).status_code == 304
     assert scored == [] and renders.renders == 1

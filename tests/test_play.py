@@ -487,6 +487,20 @@ def test_delete_with_confirmation(app, client):
         assert db.session.query(DeviceGame).count() == 0
 
 
+def test_the_store_says_a_game_is_missing_and_the_pages_answer_404(app, client):
+    """The store knows no HTTP: a link that finds no game raises `store.Missing` (outside any
+    request too), which the pages answer as their 404."""
+    from companion import store
+
+    with app.app_context():
+        for find in (store.by_edit_token, store.by_view_token, store.read_by_edit_token,
+                     store.read_by_view_token):
+            with pytest.raises(store.Missing):
+                find("no-such-link")
+    page = client.get("/g/no-such-link/")
+    assert page.status_code == 404 and "Page introuvable" in page.get_data(as_text=True)
+
+
 def test_delete_only_removes_from_this_device_when_another_kept_it(app, client):
     token = create(client)
     view = record(app, token).view_token

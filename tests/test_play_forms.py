@@ -23,7 +23,6 @@ def dice_screens(dice, monkeypatch):
     """`companion/forms/dice.py` for the stand-in game, as another engineer would write it."""
     module = types.ModuleType("companion.forms.dice")
     module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
-    module.PALETTE = [("#111111", "noir"), ("#eeeeee", "blanc")]
 
     def player_form(variant):
         class Player(Form):
@@ -31,7 +30,9 @@ def dice_screens(dice, monkeypatch):
             sixes = forms.Count("Six", "les six obtenus", hi=10)
         return Player
 
-    module.player_form = player_form
+    # as `companion/forms/<game>.py` ends: its declared hooks (docs/architecture.md, "A fourth game")
+    module.ADAPTER = forms.Adapter(palette=[("#111111", "noir"), ("#eeeeee", "blanc")],
+                                   player_form=player_form)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
     forms._form_class.cache_clear()
     yield forms.screens("dice")
@@ -69,7 +70,7 @@ class Player(Form):
 
 
 def test_form_to_document_conversion_and_paths(app):
-    module = types.SimpleNamespace(PALETTE=[], player_form=lambda v: Player)
+    module = types.SimpleNamespace(ADAPTER=forms.Adapter(palette=[], player_form=lambda v: Player))
     cls = type("T", (forms.EndState,), {"players": forms.Seats(forms.FormField(Player), 1),
                                          "Meta": type("Meta", (), {"csrf": False})})
     with app.test_request_context():
@@ -129,7 +130,6 @@ def nested_screens(dice, monkeypatch):
     """A stand-in game whose table-level list rows hold lists of rows with player selects."""
     module = types.ModuleType("companion.forms.dice")
     module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
-    module.PALETTE = [("#111111", "noir")]
 
     class Player(Form):
         points = forms.Count("Points", hi=100)
@@ -137,8 +137,8 @@ def nested_screens(dice, monkeypatch):
     class Top(Form):
         areas = forms.Rows(forms.Group(Area), "Zones", max_entries=5)
 
-    module.player_form = lambda variant: Player
-    module.table_form = lambda variant: Top
+    module.ADAPTER = forms.Adapter(palette=[("#111111", "noir")], player_form=lambda variant: Player,
+                                   table_form=lambda variant: Top)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
     forms._form_class.cache_clear()
     yield forms.screens("dice")
@@ -272,3 +272,62 @@ def test_fields_copied_in_one_language_are_not_served_in_another(app):
             again = sc.form(example)
     assert _track_label(french) == _track_label(again) != _track_label(english)
     assert forms.raw_values(french) == forms.raw_values(english)
+
+
+def test_a_misspelt_form_hook_fails_where_it_is_declared():
+    """A game's forms module says its hooks in one `Adapter`: a hook it misspells is an error when the
+    module is imported, not a hook silently never called."""
+    with pytest.raises(TypeError, match="to_documents"):
+        forms.Adapter(palette=[], player_form=lambda v: Player, to_documents=lambda *a: None)
+    with pytest.raises(TypeError, match="go together"):  # half of the rules for rows followed by key
+        forms.Adapter(palette=[], player_form=lambda v: Player, keyed=lambda *a: None)
+
+
+def test_a_forms_module_without_its_adapter_is_refused(dice, monkeypatch):
+    module = types.ModuleType("companion.forms.dice")
+    module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
+    module.PALETTE = [("#111111", "noir")]  # the names of before: no longer read one by one
+    module.player_form = lambda variant: Player
+    monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
+    with pytest.raises(TypeError, match="ADAPTER"):
+        forms.screens("dice").default_colours(2)
+
+
+def test_every_shipped_game_declares_its_form_hooks():
+    from companion import games
+
+    adapters = {game_id: forms.screens(game_id).adapter for game_id in games.GAMES}
+    assert all(isinstance(a, forms.Adapter) for a in adapters.values())
+    # what each game gives beyond its fields, read from its declaration
+    assert adapters["reterra"].keyed and adapters["reterra"].readable and adapters["reterra"].row_keys
+    assert adapters["revive"].colour_names == 3 and adapters["revive"].not_direct is not None
+    assert adapters["rebirth"].readable is None and adapters["rebirth"].keyed is None
+
+
+def test_a_problem_goes_beside_the_field_of_its_path_in_one_place():
+    """`forms.place`, which every check uses: the field of the path or the nearest enclosing one, else
+    the top of the page; a message once per place; the seat list (no slot) to the top when asked; a
+    field with a typing error keeping only its own when asked."""
+    from companion.games.core import Problem
+
+    paths = {"players": "players", "players[0]": "players-0", "players[0].track": "players-0-track"}
+    problems = [Problem("players[0].track", "trop"), Problem("players[0].track", "trop"),
+                Problem("players[0].missions[2]", "mission"), Problem("players", "seuls"),
+                Problem("variant", "variante")]
+    errors, general = {}, []
+    forms.place(problems, paths, errors, general, say=str.upper, loose=("players",))
+    assert errors == {"players-0-track": ["TROP"], "players-0": ["MISSION"]}
+    assert general == ["SEULS", "VARIANTE"]
+    errors, general = {"players-0-track": ["doit être un nombre entier"]}, []
+    forms.place(problems, paths, errors, general, keep=set(errors))
+    assert errors["players-0-track"] == ["doit être un nombre entier"]
+    assert errors["players"] == ["seuls"] and general == ["variante"]
+
+
+def test_the_new_game_page_says_the_hint_a_game_declares_for_its_colour_names(client):
+    """Revive's `colour_names` and `colour_hint`, read from its `ADAPTER`: the table names three
+    colours under the game's own hint."""
+    page = unescape(client.get("/nouvelle?game=revive").get_data(as_text=True))
+    hint = re.search(r'id="h-colour_names">(.*?)</span>', page).group(1)
+    assert hint.startswith("comme votre table les appelle")
+    assert page.count('name="colour_names-') == 3

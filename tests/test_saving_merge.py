@@ -84,7 +84,7 @@ CARDS = {"buildings-0-id": "ferme", "buildings-0-name": "Ferme", "buildings-0-po
 
 def test_a_count_goes_with_its_card_whatever_row_it_was_typed_in():
     laid = lay(View(dict(CARDS)), {"players-1-built-2": ("", "2")}, keys={"players-1-built-2": "Forge"},
-               names=["Maëlle", "Yanis"], rules=reterra)
+               names=["Maëlle", "Yanis"], rules=reterra.ADAPTER)
     assert laid.conflicts == {} and laid.dropped == {}
     assert laid.data["players-1-built-1"] == "2" and laid.data.get("players-1-built-2", "") == ""
     assert laid.moved == {"players-1-built-2": "players-1-built-1"}
@@ -92,7 +92,7 @@ def test_a_count_goes_with_its_card_whatever_row_it_was_typed_in():
 
 def test_a_count_for_a_card_removed_on_the_other_phone_is_left_out_with_a_message():
     laid = lay(View(dict(CARDS)), {"players-1-built-1": ("", "1")}, keys={"players-1-built-1": "Puits"},
-               names=["Maëlle", "Yanis"], rules=reterra)
+               names=["Maëlle", "Yanis"], rules=reterra.ADAPTER)
     assert laid.data.get("players-1-built-1", "") == ""  # not written onto the Forge
     assert laid.moved == {"players-1-built-1": ""}
     assert "« Puits »" in laid.dropped["players-1-built-1"]
@@ -100,7 +100,7 @@ def test_a_count_for_a_card_removed_on_the_other_phone_is_left_out_with_a_messag
 
 def test_a_count_changed_for_a_card_on_both_phones_is_a_conflict():
     laid = lay(View(dict(CARDS)), {"players-0-built-2": ("2", "5")}, keys={"players-0-built-2": "Forge"},
-               names=["Maëlle", "Yanis"], rules=reterra)
+               names=["Maëlle", "Yanis"], rules=reterra.ADAPTER)
     assert laid.conflicts == {"players-0-built-2": "3"}
 
 
@@ -109,7 +109,7 @@ def test_a_card_removed_here_keeps_every_count_with_its_card():
     changes = {"buildings-0-id": ("ferme", "forge"), "buildings-0-name": ("Ferme", "Forge"),
                "buildings-0-points": ("3", "4"), "buildings-1-id": ("forge", ""),
                "buildings-1-name": ("Forge", ""), "buildings-1-points": ("4", "")}
-    laid = lay(View(dict(CARDS)), changes, rules=reterra)
+    laid = lay(View(dict(CARDS)), changes, rules=reterra.ADAPTER)
     assert laid.data["players-0-built-0"] == "3" and laid.data["players-0-built-1"] == ""
 
 
@@ -118,7 +118,7 @@ def test_a_half_painted_board_stays_on_the_phone_and_the_stored_one_is_kept():
     the other phone's drawing as stored, and is no conflict."""
     view = View({"players-1-mode": "grid", "players-1-grid-terrain-0": "FFFFEEDD",
                  "players-0-segments": "1"})
-    laid = lay(view, {"players-0-segments": ("1", "2")}, rules=reterra)
+    laid = lay(view, {"players-0-segments": ("1", "2")}, rules=reterra.ADAPTER)
     assert laid.conflicts == {}
     assert laid.data["players-1-grid-terrain-0"] == "FFFFEEDD" and laid.data["players-0-segments"] == "2"
 

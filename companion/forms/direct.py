@@ -58,7 +58,8 @@ def _own_validate(form) -> bool:
 @cache
 def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """Field name -> `Leaf`, for every field that can be laid on the document directly."""
-    from . import SKIPPED, Count, Rows, screens
+    from .binding import screens
+    from .fields import SKIPPED, Count, Rows
 
     sc = screens(game_id)
     form = sc.form({"game": game_id, "variant": variant, "players": [{"name": ""}] * n_players})
@@ -114,7 +115,7 @@ def leaves_of(sc, view) -> MappingProxyType | None:
 
 def eligible(sc, view, spec, changes) -> bool:
     """Whether every changed field can be laid on the stored document directly."""
-    excluded = getattr(sc.module, "NOT_DIRECT", None)
+    excluded = sc.adapter.not_direct
     for name in changes:
         f = spec.get(name)
         if f is None or view.paths.get(f.path) != name or name not in view.values:
@@ -131,7 +132,7 @@ def read(f: Leaf, text: str):
     raw = text.strip().replace("\u2212", "-")
     if raw == "":
         return OMIT, None
-    from . import _INT
+    from .fields import _INT
 
     if not _INT.fullmatch(raw):
         return OMIT, _("doit être un nombre entier")
@@ -206,7 +207,7 @@ class Laid:
     def after(self, sc, document: dict) -> None:
         """The `Stored` view of the document just written, made from the one before (no form) and
         kept where `forms.stored` finds it."""
-        from . import Stored, remember
+        from .steps import Stored, remember
 
         view = self.view
         if view is None:  # the document before was not as its form writes it (a game never saved)
@@ -228,22 +229,15 @@ class Laid:
 def check(sc, document: dict, messages: dict[str, str], paths) -> object:
     """`forms.check` for a document laid directly: the fields' own messages first, then the engine's,
     each beside the field of its path; blocking unless the engine's are all rules between fields."""
-    from . import Checked, engine_verdict
+    from .problems import Checked, engine_verdict, fold, put
 
     errors: dict[str, list[str]] = {}
     general: list[str] = []
-
-    def add(name, message):
-        bucket = general if name is None else errors.setdefault(name, [])
-        if message not in bucket:
-            bucket.append(message)
-
     for name, message in messages.items():
-        add(name, message)
-    result, refused = engine_verdict(sc, document, paths, add)
+        put(errors, general, name, message)
+    result, refused = engine_verdict(sc, document, paths, errors, general)
     blocking = bool(messages) or refused
-    for message in errors.pop("players", []):  # the seat list has no message slot
-        add(None, message)
+    fold(errors, general, ["players"])  # the seat list has no message slot
     return Checked(None if blocking else document, errors, general, result)
 
 

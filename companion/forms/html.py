@@ -6,7 +6,7 @@ Templates reach it through `templates/play/_fields.html` (``ui.render(f, label=N
 ``ui.messages(f)``, ``ui.hint(f)``, ``ui.list_help(f)``), which binds one `FieldHtml` to the page's
 ``form``, ``errors``, ``theirs`` and ``warned``. Every value written into the page is escaped here;
 what is already `Markup` (a label made by a template's ``_()``) is kept as it is, as Jinja would.
-The markup conventions read by static/js/play.js are listed in companion/forms/__init__.py.
+The markup conventions read by static/js/play.js are listed in docs/architecture.md ("Forms").
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, TextInput
 from wtforms.widgets.core import clean_key
 
 from ..games.i18n import N_, tr
-from . import kind
+from .fields import kind
 
 FOLD = 20  # a hint longer than this (characters) folds behind a tap ("?"): a <details>, no script
 _SEP = Markup(" · ")  # between several messages of one field

@@ -188,3 +188,9 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
             # "¹" is a digit to isdigit() and not to int(): ASCII digits only, the rest the engine refuses
             player["towers"] = [int(v) if isinstance(v, str) and v.isascii() and v.isdigit() else v
                                 for v in towers]
+
+
+# What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
+from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
+
+ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_document=to_document)

@@ -532,3 +532,11 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
             if pairs:
                 grid[key] = pairs
         player["grid"] = grid
+
+
+# What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
+from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
+
+ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
+                  to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
+                  row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle)

@@ -186,3 +186,11 @@ def relabel(text: str, labels: dict) -> str:
     names = colour_names(labels)
     return _COLOUR.sub(lambda m: names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else m.group(0),
                        text)
+
+
+# What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
+from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
+
+ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
+                  to_document=to_document, colour_names=COLOUR_NAMES, colour_hint=COLOUR_HINT,
+                  label_form=label_form, relabel=relabel, not_direct=NOT_DIRECT)

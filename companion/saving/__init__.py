@@ -9,7 +9,8 @@ signatures.
 - `service`: one save from start to end: merge, check, the draft/scored rule, a save that changes
   nothing writes nothing, the versioned write retried on the fresh record when another save got in.
 
-The view (`companion/views/play.py`) only translates the request into a `wire.Save` and the
+The view (`companion/views/edit.py`) only translates the request into a `wire.Save` and the
 `service.Outcome` into its answer. WTForms still renders the page and reads the no-JS post; the
-service takes the game's form steps (`Steps`) as plain callables.
+service takes the game's form steps (`service.Steps`: `companion.forms.steps.Steps` is the one every
+game uses) and the merge a game's rules (`merge.Rules`: its `companion.forms.adapter.Adapter`).
 """

@@ -4,7 +4,7 @@ The stored side is a `View` of the stored document (field name -> text as the pa
 forms build it once per document, `companion.forms.stored`). A field is in conflict only when the
 stored value is neither its base nor the new value, as the stored document means it (`View.same`: a
 0 the server filled in is the blank a page was based on). A game may say more through its forms
-module (`rules`, duck-typed, every hook optional):
+adapter (`rules`, a `Rules`: `companion.forms.adapter.Adapter` is one; None where a game has none):
 
 - ``row_companion(list, old, new, name)``: a field outside a row that follows it by index, moved with
   a row this phone added when both phones added one at the same place;
@@ -31,6 +31,28 @@ class View(Protocol):
     limits: Mapping[str, int]  # Rows name -> max entries
 
     def same(self, name: str, a: str, b: str) -> bool: ...
+
+
+class Rules(Protocol):
+    """A game's merge rules (`companion.forms.adapter.Adapter`); each None where the game has none."""
+
+    row_companion: Callable[[str, int, int, str], str | None] | None
+    keyed: Callable | None  # with stored_count and settle: fields following a row by its key
+    stored_count: Callable[[Mapping[str, str], int, str], str] | None
+    settle: Callable | None
+
+
+@dataclass(frozen=True)
+class NoRules:
+    """The rules of a game without any: rows and fields merge by their names only."""
+
+    row_companion: None = None
+    keyed: None = None
+    stored_count: None = None
+    settle: None = None
+
+
+NO_RULES = NoRules()
 
 
 @dataclass
@@ -91,19 +113,20 @@ def relocate(changes: Changes, rows: list[str], stored: Mapping[str, str], limit
 
 
 def lay(view: View, changes: Changes, *, added: list[str] | None = None,
-        keys: Mapping[str, str] | None = None, names: list[str] | None = None, rules=None,
+        keys: Mapping[str, str] | None = None, names: list[str] | None = None, rules: Rules | None = None,
         blank: str = "vide") -> Laid:
     """This phone's changes over the stored values (`added`: the rows this phone added, blank in its
     base; `keys`: the row each field was typed for, by its key; `names`: the players, for messages;
-    `rules`: the game's forms module, for its hooks; `blank`: how a conflict names an empty value)."""
+    `rules`: the game's `Rules`; `blank`: how a conflict names an empty value)."""
+    rules = rules or NO_RULES
     moved: dict[str, str] = {}
     dropped: dict[str, str] = {}
     keyed: dict = {}
-    if keys and hasattr(rules, "keyed"):  # fields following a row by its key (Reterra's counts by card)
+    if keys and rules.keyed is not None:  # fields following a row by its key (Reterra's counts by card)
         changes, keyed, dropped = rules.keyed(changes, keys, view.values, list(names or []))
     if added:
         changes, moved = relocate(changes, added, view.values, view.limits,
-                                  getattr(rules, "row_companion", None))
+                                  rules.row_companion)
     conflicts = {}
     for name, (was, mine) in changes.items():
         now = view.values.get(name, "")
@@ -115,7 +138,7 @@ def lay(view: View, changes: Changes, *, added: list[str] | None = None,
         if now != was and now != mine:
             conflicts[name] = now or blank
     data = dict(view.values) | {name: mine for name, (_, mine) in changes.items()}
-    if hasattr(rules, "settle"):  # a game's fields that follow a row by its key go with it
+    if rules.settle is not None:  # a game's fields that follow a row by its key go with it
         moved |= rules.settle(data, view.values, keyed, changes)
     moved |= {name: "" for name in dropped}  # the page puts back what is stored there
     return Laid(data, conflicts, moved, dropped)

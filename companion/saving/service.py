@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from .wire import Changes, Save
 
@@ -22,17 +22,30 @@ class Busy(Exception):
     """Another save got in first every time: nothing was written (the phone tries again)."""
 
 
-class Steps(Protocol):
-    """A game's form steps (`companion.forms`): the only place WTForms works for a save."""
+class Steps:
+    """A game's form steps (`companion.forms.steps.Steps`): the only place WTForms works for a save.
+    The first four are required; `direct` and `written` have the defaults a game's steps without a
+    form-free path get (every save through the merged form; nothing to do after a write)."""
 
-    def stored(self, document: dict) -> Any: ...  # the stored document's view (`forms.Stored`)
+    def stored(self, document: dict) -> Any:  # the stored document's view (`forms.Stored`)
+        raise NotImplementedError
 
     def merge(self, document: dict, changes: Changes, view: Any, added: list[str],
-              keys: dict[str, str]) -> Any: ...  # `forms.Merged`: form, conflicts, stored, moved, dropped
+              keys: dict[str, str]) -> Any:  # `forms.Merged`: form, conflicts, stored, moved, dropped
+        raise NotImplementedError
 
-    def check(self, document: dict, form: Any) -> Any: ...  # `forms.Checked`
+    def check(self, document: dict, form: Any) -> Any:  # `forms.Checked`
+        raise NotImplementedError
 
-    def differences(self, document: dict, view: Any) -> tuple[Any, Any, dict[str, str]]: ...
+    def differences(self, document: dict, view: Any) -> tuple[Any, Any, dict[str, str]]:
+        raise NotImplementedError
+
+    def direct(self, document: dict, save: Save, view: Any) -> Any | None:
+        """The save checked without the merged form (`forms.direct.Laid`), or None: the form's way."""
+        return None
+
+    def written(self, merged: Any, document: dict) -> None:
+        """After `merged` was written as `document` (a direct save keeps its stored values)."""
 
 
 @dataclass
@@ -86,8 +99,7 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
         view = steps.stored(record.document)
         # the engine alone when it can (an autosave of fields that are their contract paths), else
         # the merged form with WTForms' checks and the engine's
-        direct = getattr(steps, "direct", None)
-        merged = direct(record.document, save, view) if direct else None
+        merged = steps.direct(record.document, save, view)
         if merged is not None:
             form, checked = merged.form, merged.checked
         else:
@@ -107,8 +119,6 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
         except StaleVersion as exc:
             record = exc.record
             continue
-        written = getattr(steps, "written", None)
-        if written is not None:
-            written(merged, record.document)
+        steps.written(merged, record.document)
         return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped)
     raise Busy

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from .. import games, history, store
+from .. import games, history, score_cache, store
 from ..extensions import db
 from ..games.i18n import _
 
@@ -36,7 +36,7 @@ def list_games():
     for entry in history.entries():
         record = entry.record
         game = games.GAMES.get(record.game)
-        result = store.result_of(record) if record.status == "scored" else None
+        result = score_cache.result_of(record) if record.status == "scored" else None
         entries.append({
             "record": record, "can_edit": entry.can_edit,
             "game": game.title if game else record.game,

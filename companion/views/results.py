@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from flask import current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from .. import bgstats, forms, games, history, links, store
+from .. import bgstats, forms, games, history, links, score_cache, store
 from ..games import i18n
 from ..games.core import headline
 from ..games.i18n import _
@@ -18,7 +18,7 @@ from .edit import screens_or_404
 
 
 def _results_context(record, *, editable: bool) -> dict:
-    result = store.result_of(record)
+    result = score_cache.result_of(record)
     game = games.GAMES[record.game]
     names = store.names_of(record)
     colours = dict(zip(names, store.colours_of(record), strict=True))
@@ -119,7 +119,7 @@ def _sheet(record, back: str):
     def render() -> bytes | None:
         from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
 
-        result = store.result_of(record)
+        result = score_cache.result_of(record)
         if result is None:
             return None
         if labels:  # the table's names (Revive's colours) in each line's detail, as on the results page

@@ -19,7 +19,8 @@ from wtforms.fields import FieldList, FormField
 from wtforms.validators import InputRequired
 
 from .. import forms, games, store
-from ..forms import Choice, Count, Fixed, Group, Name
+from ..forms.fields import Choice, Count, Fixed, Group, Name
+from ..forms.problems import place
 from ..games import rebirth as engine
 from ..games.core import join, join_names, ordinal
 from ..games.i18n import N_, _, ngettext, tr
@@ -108,14 +109,7 @@ def _checked(form) -> tuple[dict[str, list[str]], list[str]]:
 def _problems(exc: games.InvalidDocument, paths: dict[str, str], errors: dict, general: list) -> None:
     """The tool's problems beside their fields; a field that already has a typing error keeps only
     that one (the tool read it as blank)."""
-    typed = set(errors)
-    for problem in exc.problems:
-        name = forms.field_for(problem.path, paths)
-        if name in typed:
-            continue
-        bucket = errors.setdefault(name, []) if name else general
-        if problem.message not in bucket:
-            bucket.append(problem.message)
+    place(exc.problems, paths, errors, general, keep=set(errors))
 
 
 def _page(template: str, record, form, *, errors=None, general=None, answer=None, status=200):

@@ -1,0 +1,199 @@
+"""A game's screens: its forms module, read through its declared `Adapter`, wrapped with the generic
+behaviour (the end-state form class per variant and seat count, the form of a stored document, the
+document of a form), and the base form every form of the app derives from."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from types import ModuleType
+
+from flask_wtf import FlaskForm
+from wtforms.fields import FormField, HiddenField
+
+from .. import games
+from ..games import i18n
+from ..games.core import join
+from ..games.i18n import tr
+from .adapter import Adapter, adapter_of
+from .convert import collect
+from .fields import SKIPPED, Seats, give_names
+
+
+class _WTFormsMessages:
+    """WTForms' own messages (a CSRF token missing...) in the reader's language. Flask-WTF reads
+    their catalogue from disk again on every request that builds a form: read once per language."""
+
+    def gettext(self, string):
+        return _wtforms_catalogue(i18n.current()).ugettext(string)
+
+    def ngettext(self, singular, plural, n):
+        return _wtforms_catalogue(i18n.current()).ungettext(singular, plural, n)
+
+
+@cache
+def _wtforms_catalogue(lang: str):
+    from babel import support
+    from wtforms.i18n import messages_path
+
+    return support.Translations.load(messages_path(), [lang], domain="wtforms")
+
+
+class AppForm(FlaskForm):
+    """Every form of the app: Flask-WTF's (CSRF), with WTForms' messages read once per language."""
+
+    class Meta:
+        def get_translations(self, form):
+            return _WTFORMS_MESSAGES
+
+
+_WTFORMS_MESSAGES = _WTFormsMessages()
+
+
+class EndState(AppForm):
+    """Base of every end-state form: the stored version it was read from, then the game's fields."""
+
+    version = HiddenField()
+
+    def version_number(self) -> int | None:
+        try:
+            return int(self.version.data)
+        except (TypeError, ValueError):
+            return None
+
+
+@dataclass
+class Screens:
+    """One game's screens: its forms module, read through the `Adapter` it declares, wrapped with
+    the generic behaviour."""
+
+    id: str
+    module: ModuleType
+    game: games.Game = field(repr=False)
+
+    @cached_property
+    def adapter(self) -> Adapter:
+        return adapter_of(self.module)
+
+    @property
+    def palette(self) -> list[tuple[str, str]]:
+        """(hex, colour name in the current language) of the box's colours."""
+        return [(hex_, tr(name)) for hex_, name in self.adapter.palette]
+
+    def default_colours(self, n: int) -> list[str]:
+        pal = [hex_ for hex_, _ in self.palette]
+        return [pal[i % len(pal)] for i in range(n)] if pal else [""] * n
+
+    def colour_name(self, hex_: str) -> str:
+        return dict(self.palette).get(hex_, "")
+
+    @property
+    def colour_names(self) -> int:
+        """How many colours of its own the table names when the game starts (Revive: 3), else 0."""
+        return int(self.adapter.colour_names)
+
+    @property
+    def colour_hint(self) -> str:
+        """What the new-game page says under those names (a French message id)."""
+        return self.adapter.colour_hint
+
+    def label(self, form, labels: dict) -> None:
+        """Give the form the names the table chose (Revive's colours), where the game has any."""
+        if self.adapter.label_form:
+            self.adapter.label_form(form, labels or {})
+
+    def say(self, message: str) -> str:
+        """An engine message as the page words it (Reterra: board squares as "A1", not [0, 0])."""
+        return self.adapter.readable(message) if self.adapter.readable else message
+
+    def relabel(self, text: str, labels: dict) -> str:
+        """A sentence of the engine (a line's detail) with the table's names in it."""
+        return self.adapter.relabel(text, labels or {}) if self.adapter.relabel and text else text
+
+    def row_keys(self, form) -> dict[str, str]:
+        """What a posted form says of the rows its fields were typed for (`Adapter.row_keys`)."""
+        return self.adapter.row_keys(form) if self.adapter.row_keys else {}
+
+    @property
+    def templates(self) -> list[str]:
+        return [f"play/{self.id}.html", "play/edit.html"]
+
+    def form_class(self, variant: str, n_players: int) -> type[EndState]:
+        return _form_class(self.id, variant, n_players)
+
+    def _table(self, variant: str):
+        return self.adapter.table_form(variant)
+
+    def form(self, document: dict, formdata=None) -> EndState:
+        """The end-state form for a stored document, or for a submission when `formdata` is given."""
+        variant = document["variant"]
+        names = [p.get("name", "") for p in document.get("players", [])]
+        cls = self.form_class(variant, len(names))
+        data = {k: v for k, v in document.items() if k not in ("game", "variant")}
+        if self.adapter.to_form:
+            self.adapter.to_form(document, data)
+        if formdata is None:
+            form = cls(formdata=None, data=data)
+        else:
+            form = cls(formdata=formdata)
+        form.names = names
+        give_names(form, names)
+        return form
+
+    def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
+        """The contract document the form describes, and contract path -> field name."""
+        paths: dict[str, str] = {}
+        table_ui = set(getattr(self._table(record_document["variant"]) or object, "ui_only", ()))
+        doc = {"game": record_document["game"], "variant": record_document["variant"]}
+        doc.update(collect(form, "", paths, skip={*SKIPPED, "players", *table_ui}))
+        names = [p.get("name", "") for p in record_document.get("players", [])]
+        players = []
+        for i, name in enumerate(names):
+            entry = form.players.entries[i] if i < len(form.players.entries) else None
+            path = join("players", i)
+            player = {"name": name}
+            if entry is not None:
+                paths[path] = entry.name
+                ui = set(getattr(entry.form, "ui_only", ()))
+                player.update(collect(entry.form, path, paths, skip=ui))
+            players.append(player)
+        paths["players"] = "players"
+        doc["players"] = players
+        if self.adapter.to_document:
+            self.adapter.to_document(doc, form, paths)
+        return doc, paths
+
+
+@cache
+def _form_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
+    adapter = adapter_of(_module(game_id))
+    player = adapter.player_form(variant)
+    namespace: dict = {}
+    table = adapter.table_form(variant)
+    if table is not None:
+        for name in dir(table):
+            value = getattr(table, name)
+            if hasattr(value, "field_class"):  # an UnboundField
+                namespace[name] = value
+        namespace["ui_only"] = tuple(getattr(table, "ui_only", ()))
+    namespace["players"] = Seats(FormField(player), n_players)
+    hook = adapter.field_labels
+    namespace["label_hook"] = staticmethod(hook) if hook else None
+    return type(f"{game_id.title()}{variant.title()}EndState", (EndState,), namespace)
+
+
+def _module(game_id: str) -> ModuleType:
+    return importlib.import_module(f"{__package__}.{game_id}")
+
+
+def screens(game_id: str) -> Screens | None:
+    """The screens of a game, or None when nobody has written `companion/forms/<game>.py` yet."""
+    game = games.GAMES.get(game_id)
+    if game is None or not re.fullmatch(r"[a-z_]+", game_id):
+        return None
+    if importlib.util.find_spec(f"{__package__}.{game_id}") is None:
+        return None
+    return Screens(game_id, _module(game_id), game)
