@@ -32,6 +32,10 @@ from ..games import reterra as engine
 from ..games.i18n import N_, _
 from . import Choice, Count, Group, Rows, Text, _Cloned, _t, is_blank
 
+# Its page reads values itself (a card's name labels its counts): always rendered with its form,
+# never from a skeleton (companion/views/edit_page.py).
+PAGE_SKELETON = False
+
 PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
     ("#2f7d4f", "vert"),
     ("#2f6fb3", "bleu"),

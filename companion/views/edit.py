@@ -12,6 +12,7 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from .. import forms, games, history, store
 from ..games.i18n import N_, _, tr
 from ..saving import service, wire
+from . import edit_page
 
 CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
                "saisissiez. Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos "
@@ -105,6 +106,9 @@ def edit(token: str):
     sc = screens_or_404(record.game)
     if request.method == "GET":
         history.remember(record, can_edit=True)
+        fast = edit_page.page(record, sc)  # nothing beside a field: its skeleton, no form built
+        if fast is not None:
+            return fast
         form = sc.form(record.document)
         form.version.data = str(record.version)
         # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
