@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -34,7 +33,7 @@ from markupsafe import escape
 from wtforms import SelectField
 
 from .. import forms, games, history, store
-from ..forms.html import Bare, FieldHtml, _join
+from ..forms.html import Bare, FieldHtml, _e, _join
 from ..games import i18n
 from ..lru import LRU
 
@@ -46,74 +45,77 @@ class NotSkeletal(Exception):
     """A field this skeleton cannot leave a place for (WTForms writes it, not a select)."""
 
 
+# A place: (kind, name, argument, text). TEXT: the value of field `name`, escaped; WHEN / UNLESS:
+# `text` when the value of `name` is / is not `argument`; GIVEN: values[name] as it is (already
+# escaped); WARNED: the warnings of `name`; CALL: argument(values).
+TEXT, WHEN, UNLESS, GIVEN, WARNED, CALL = range(6)
+
+
 @dataclass(frozen=True)
 class Page:
-    """A rendered page cut at its places: `parts[0]`, fill(0), `parts[1]`, ... `parts[-1]`."""
+    """A rendered page cut at its places: `parts[0]`, place 0 filled, `parts[1]`, ... `parts[-1]`."""
 
     parts: tuple[str, ...]
-    fills: tuple[Callable[[dict], str], ...]
+    places: tuple[tuple, ...]
 
     def __len__(self) -> int:  # its weight in SKELETONS
         return sum(map(len, self.parts))
 
     def fill(self, values: dict) -> str:
+        """The page with `values` (field name -> stored text; the page's own under "\ue000...")."""
         out = [self.parts[0]]
-        for fill, part in zip(self.fills, self.parts[1:], strict=True):
-            out.append(fill(values))
-            out.append(part)
+        append, get, warned = out.append, values.get, values.get("\ue000warned") or {}
+        for (kind, name, arg, text), part in zip(self.places, self.parts[1:], strict=True):
+            if kind == TEXT:
+                append(_e(get(name, "")))
+            elif kind == WHEN:
+                if get(name, "") == arg:
+                    append(text)
+            elif kind == UNLESS:
+                if get(name, "") != arg:
+                    append(text)
+            elif kind == GIVEN:
+                append(values[name])
+            elif kind == WARNED:
+                append(_join(warned.get(name)))
+            else:
+                append(arg(values))
+            append(part)
         return "".join(out)
 
 
 class Skeleton(FieldHtml):
     """The fields' HTML with a place where each value goes (see `FieldHtml`'s "what reads values")."""
 
-    __slots__ = ("fills",)
+    __slots__ = ("places",)
 
     def __init__(self, form, errors=None, theirs=None, warned=None):
         super().__init__(form, errors, theirs, warned)
-        self.fills: list[Callable[[dict], str]] = []
+        self.places: list[tuple] = []
 
-    def place(self, fill: Callable[[dict], str]) -> str:
-        self.fills.append(fill)
-        return f"\ue000{_NONCE}{len(self.fills) - 1}\ue001"
+    def place(self, kind: int, name: str, arg=None, text: str = "") -> str:
+        self.places.append((kind, name, arg, text))
+        return f"\ue000{_NONCE}{len(self.places) - 1}\ue001"
 
     def _hidden(self, name, value) -> str:
-        return self.place(partial(_unless, name, str(value), " hidden"))
+        return self.place(UNLESS, name, str(value), " hidden")
 
     def _checked(self, f, radio: bool):
-        if radio:
-            return Bare(self.place(partial(_when, f.name, str(f.data), "checked ")))
-        return Bare(self.place(partial(_when, f.name, "y", "checked ")))
+        return Bare(self.place(WHEN, f.name, str(f.data) if radio else "y", "checked "))
 
     def _chip(self, f, choice, blank: bool) -> str:
-        return self.place(partial(_when, f.name, str(choice.value), " checked"))
+        return self.place(WHEN, f.name, str(choice.value), " checked")
 
     def _text(self, f) -> str:
-        return self.place(partial(_escaped, f.name))
+        return self.place(TEXT, f.name)
 
     def _warnings(self, name) -> str:
-        return self.place(partial(_warned, name))
+        return self.place(WARNED, name)
 
     def _wtforms(self, f, extra: dict) -> str:
         if not isinstance(f, SelectField):
             raise NotSkeletal(f.name)
-        return self.place(partial(_select, f, dict(extra)))
-
-
-def _when(name: str, value: str, text: str, values: dict) -> str:
-    return text if values.get(name, "") == value else ""
-
-
-def _unless(name: str, value: str, text: str, values: dict) -> str:
-    return text if values.get(name, "") != value else ""
-
-
-def _escaped(name: str, values: dict) -> str:
-    return str(escape(values.get(name, "")))
-
-
-def _warned(name: str, values: dict) -> str:
-    return _join(values["\ue000warned"].get(name))
+        return self.place(CALL, f.name, partial(_select, f, dict(extra)))
 
 
 def _select(f, extra: dict, values: dict) -> str:
@@ -122,10 +124,6 @@ def _select(f, extra: dict, values: dict) -> str:
     copy.__dict__.update(f.__dict__)
     copy.data = values.get(f.name, "")
     return str(copy(**extra))
-
-
-def _given(key: str, values: dict) -> str:
-    return values[key]
 
 
 # Skeletons per process, bounded in characters and in count (a 4-player page is ~140 KB).
@@ -188,10 +186,10 @@ def _build(record, sc: forms.Screens) -> Page | None:
     forms.pad_rows(form, None)
     sc.label(form, store.labels_of(record))
     skel = Skeleton(form)
-    version = skel.place(partial(_given, "\ue000version"))
+    version = skel.place(GIVEN, "\ue000version")
     form.version.data = version
-    totals = [skel.place(partial(_given, f"\ue000total{i}")) for i in range(len(store.names_of(record)))]
-    base = skel.place(partial(_given, "\ue000base"))
+    totals = [skel.place(GIVEN, f"\ue000total{i}") for i in range(len(store.names_of(record)))]
+    base = skel.place(GIVEN, "\ue000base")
     token = getattr(getattr(form, "csrf_token", None), "current_token", None)
     try:
         html = render_template(
@@ -203,14 +201,14 @@ def _build(record, sc: forms.Screens) -> Page | None:
     except NotSkeletal:
         return None
     if token:
-        html = html.replace(token, skel.place(partial(_given, "\ue000csrf")))
+        html = html.replace(token, skel.place(GIVEN, "\ue000csrf"))
     pieces = _MARK.split(html)
-    parts, fills = [pieces[0]], []
+    parts, places = [pieces[0]], []
     for k in range(1, len(pieces), 2):
-        fill = skel.fills[int(pieces[k])]
+        place = skel.places[int(pieces[k])]
         text = pieces[k + 1]
-        if isinstance(fill, partial) and fill.func is _when and fill.args[2] == "checked ":
-            text = text[1:]  # a bare `checked` is followed by its space: the fill writes both
-        fills.append(fill)
+        if place[0] == WHEN and place[3] == "checked ":
+            text = text[1:]  # a bare `checked` is followed by its space: the place writes both
+        places.append(place)
         parts.append(text)
-    return Page(tuple(parts), tuple(fills))
+    return Page(tuple(parts), tuple(places))
