@@ -127,7 +127,7 @@ def _select(f, extra: dict, values: dict) -> str:
 
 
 # Skeletons per process, bounded in characters and in count (a 4-player page is ~140 KB).
-SKELETONS = LRU(max_size=32 * 1024 * 1024, max_items=256)
+SKELETONS = LRU(max_size=16 * 1024 * 1024, max_items=128)
 _NOT_SKELETAL = Page(("",), ())  # a shape rendered with its form (a field WTForms writes)
 
 
