@@ -74,6 +74,7 @@ def bench_app():
 
 
 def main() -> list[dict]:
+    from companion.views.edit_page import SKELETONS  # the edit pages' skeletons
     from companion.views.results import SHOWN  # the rendered results kept per version
 
     app = bench_app()
@@ -95,6 +96,10 @@ def main() -> list[dict]:
         assert response.status_code == 200, response.get_data(as_text=True)
         version[0], track[0] = response.json["version"], mine
 
+    def edit_drawn():
+        SKELETONS.clear()
+        return client.get(f"/g/{token}/")
+
     def results_drawn():
         SHOWN.clear()
         return client.get(f"/g/{token}/resultats")
@@ -113,6 +118,8 @@ def main() -> list[dict]:
                       # as a phone asks for it: compressed (brotli over HTTPS, gzip over HTTP)
                       ("page de saisie, brotli (GET, HTTPS)", lambda: client.get(f"/g/{token}/", headers=br)),
                       ("page de saisie, gzip (GET, HTTP)", lambda: client.get(f"/g/{token}/", headers=gz)),
+                      # a shape's first page (a new game, a row added): its skeleton drawn, with the form
+                      ("page de saisie d'une nouvelle forme (GET, squelette dessiné)", edit_drawn),
                       ("enregistrement automatique (POST)", autosave),
                       ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats")),
                       # a version's first reading (after a save): its results drawn, not from memory
