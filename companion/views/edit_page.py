@@ -2,12 +2,13 @@
 its stored values filled in on each request (issue 23).
 
 A GET of the edit page built the stored game's form (~180 WTForms fields) and rendered it, though
-the page only writes each field's value into markup that depends on nothing else. When nothing is
-to be shown beside a field (the game scores, no flashed message), the page is the
-skeleton of its record and shape with the values filled in: the skeleton is the page rendered once
-by `Skeleton` (a `forms.html.FieldHtml` that writes a place instead of each value: a field's text,
-a box ticked or a radio chosen, a part hidden while a radio holds another value), and the values
-come from `forms.stored` (kept per document text, made without a form after an autosave).
+the page only writes each field's value into markup that depends on nothing else. When no error is
+to be shown beside a field (the game scores) and no message was flashed, the page is the skeleton
+of its record and shape with the values filled in: the skeleton is the page rendered once by
+`Skeleton` (a `forms.html.FieldHtml` that writes a place instead of each value: a field's text, a
+box ticked or a radio chosen, a part hidden while a radio holds another value, the warnings beside
+a field, a select WTForms writes), and the values come from `forms.stored` (kept per document
+text, made without a form after an autosave).
 
 The key holds everything else the page is drawn from: the game, its tokens, players, colours and
 the table's names, the language, the page's URL (links, the language switch, the phone link), and
