@@ -2,10 +2,11 @@
 test client (no network), against a trivial Flask route served the same way in the same run.
 
 Run: `.venv/bin/python -m bench.bench_pages`. Each part is measured in short slices taken in turn
-with the floor's (`common.interleaved`), in wall time and in CPU time. Measures the edit page
-(about 130 fields), one autosave as the page sends it (one field changed: laid on the stored
-document, the engine, the versioned UPDATE on SQLite) and the results page (read again, from
-memory, and a version's first reading, drawn).
+with the floor's (`common.interleaved`), in wall time and in CPU time; the floor is the app's own
+trivial route (its hooks included). Measures the edit page (about 130 fields; as it is, and
+compressed as a phone asks for it), one autosave as the page sends it (one field changed: laid on
+the stored document, the engine, the versioned UPDATE on SQLite), the results page (read again,
+from memory, and a version's first reading, drawn) and the filled sheet read from its cache.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ def bench_app():
 
 
 def main() -> list[dict]:
+    from companion.views.edit_page import SKELETONS  # the edit pages' skeletons
     from companion.views.results import SHOWN  # the rendered results kept per version
 
     app = bench_app()
@@ -94,14 +96,30 @@ def main() -> list[dict]:
         assert response.status_code == 200, response.get_data(as_text=True)
         version[0], track[0] = response.json["version"], mine
 
+    def edit_drawn():
+        SKELETONS.clear()
+        return client.get(f"/g/{token}/")
+
     def results_drawn():
         SHOWN.clear()
         return client.get(f"/g/{token}/resultats")
 
-    floor = trivial_route()
+    client.get(f"/g/{token}/sheet.pdf")  # drawn once: then read from the sheet cache
+
+    # The floor: the app's own trivial route, served the same way (its hooks: session, security
+    # headers, limits, compression), as in bench/load.py and the issue's figures.
+    def floor():
+        return client.get("/_floor")
+
     results = []
     english = {"Accept-Language": "en"}
+    br, gz = {"Accept-Encoding": "gzip, deflate, br"}, {"Accept-Encoding": "gzip, deflate"}
     for label, fn in (("page de saisie (GET)", lambda: client.get(f"/g/{token}/")),
+                      # as a phone asks for it: compressed (brotli over HTTPS, gzip over HTTP)
+                      ("page de saisie, brotli (GET, HTTPS)", lambda: client.get(f"/g/{token}/", headers=br)),
+                      ("page de saisie, gzip (GET, HTTP)", lambda: client.get(f"/g/{token}/", headers=gz)),
+                      # a shape's first page (a new game, a row added): its skeleton drawn, with the form
+                      ("page de saisie d'une nouvelle forme (GET, squelette dessiné)", edit_drawn),
                       ("enregistrement automatique (POST)", autosave),
                       ("résultats (GET)", lambda: client.get(f"/g/{token}/resultats")),
                       # a version's first reading (after a save): its results drawn, not from memory
@@ -110,9 +128,10 @@ def main() -> list[dict]:
                       ("page de saisie en anglais (GET)", lambda: client.get(f"/g/{token}/",
                                                                              headers=english)),
                       ("résultats en anglais (GET)",
-                       lambda: client.get(f"/g/{token}/resultats", headers=english))):
+                       lambda: client.get(f"/g/{token}/resultats", headers=english)),
+                      ("feuille PDF en cache (GET)", lambda: client.get(f"/g/{token}/sheet.pdf"))):
         results.append(report_both(f"play {label}, 4 joueurs", interleaved(fn, floor),
-                                   "route Flask triviale"))
+                                   "route triviale de l'application"))
     return results + parts(app, token, doc)
 
 
@@ -124,6 +143,7 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     fields, an autosave builds the form of the posted values, validates it, scores and writes."""
     import gzip
 
+    import brotli
     from werkzeug.datastructures import MultiDict
 
     from companion import forms, games, store
@@ -159,8 +179,11 @@ def parts(app, token: str, doc: dict) -> list[dict]:
                 ("moteur seul", lambda: games.score(doc)),
                 # issue 21: one field laid on the stored document and checked by the engine, no form
                 ("un champ posé sur le document, vérifié par le moteur (sans formulaire)", laid),
-                (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko",
-                 lambda: gzip.compress(page, 6)),
+                (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko : "
+                 f"{len(gzip.compress(page, 6)) / 1000:.1f} Ko", lambda: gzip.compress(page, 6)),
+                (f"brotli (niveau 3) de la page de saisie : "
+                 f"{len(brotli.compress(page, quality=3, mode=brotli.MODE_TEXT)) / 1000:.1f} Ko",
+                 lambda: brotli.compress(page, quality=3, mode=brotli.MODE_TEXT)),
                 ("une écriture versionnée (UPDATE ... WHERE version, SQLite)", write)):
             out.append(report_both(f"play partie : {label}", interleaved(fn, floor),
                                    "route triviale de l'application"))

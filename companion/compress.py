@@ -1,46 +1,101 @@
-"""Gzip for text responses: the edit page of a 4-player game is ~80 KB of HTML and a table's
-phone is often on a bad signal. A reverse proxy may compress too; then this stays out of its way."""
+"""Compressed text responses: the edit page of a 4-player game is ~140 KB of HTML and a table's
+phone is often on a bad signal. A reverse proxy may compress too; then this stays out of its way.
+
+Brotli where the phone offers it (browsers do over HTTPS only), else gzip. A page is compressed on
+every request: the 4-player edit page (139 KB) is 10.6 KB in 0.36 ms with brotli at level 3,
+13.0 KB in 1.1 ms with gzip at level 6 (zlib's default; level 5 would save a quarter of the time
+for 5 % more bytes, and the phones offered no brotli, over HTTP, are the ones on a bad signal).
+Accept-Encoding is read with its q-values (`br;q=0` refuses brotli, `*` offers it). Each encoding
+has its own ETag ("...-br", "...-gz"), so a revalidation matches the copy the phone holds (304),
+and `Vary: Accept-Encoding` tells caches the answer depends on it. Static files (content-hashed,
+downloaded once) are compressed once per process, harder.
+"""
 
 from __future__ import annotations
 
 import gzip
 
+import brotli
 from flask import Flask, Response, request
+
+from .lru import LRU
 
 TYPES = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
          "image/svg+xml", "text/plain"}
 MIN_BYTES = 1024
+# (encoding, ETag suffix, compress a page, compress a static file once)
+CODECS = {
+    "br": ("-br", lambda data: brotli.compress(data, quality=3, mode=brotli.MODE_TEXT),
+           lambda data: brotli.compress(data, quality=11, mode=brotli.MODE_TEXT)),
+    "gzip": ("-gz", lambda data: gzip.compress(data, compresslevel=6, mtime=0),
+             lambda data: gzip.compress(data, compresslevel=9, mtime=0)),
+}
+# Static files compressed, per (ETag, encoding): the CSS and scripts are a few, read by every phone.
+STATIC = LRU(max_size=8 * 1024 * 1024, max_items=256)
+
+
+def chosen(accept) -> str | None:
+    """The encoding to answer with: brotli when offered, else gzip, else None (as it is).
+    `accept`: werkzeug's parsed Accept-Encoding (q=0 refuses; `*` offers what is not named)."""
+    best, best_q = None, 0.0
+    for name in CODECS:  # brotli first: it wins a tie
+        q = _quality(accept, name)
+        if q > best_q:
+            best, best_q = name, q
+    return best
+
+
+def _quality(accept, name: str) -> float:
+    for value, q in accept:
+        if value == name:
+            return q
+    for value, q in accept:
+        if value == "*":
+            return q
+    return 0.0
 
 
 def compress(response: Response) -> Response:
     streamed = response.is_streamed and not response.direct_passthrough  # a generator: leave it
     if (response.status_code != 200 or response.mimetype not in TYPES or streamed
-            or "Content-Encoding" in response.headers
-            or "gzip" not in request.headers.get("Accept-Encoding", "")):
-        return response
+            or "Content-Encoding" in response.headers):
+        return response  # a 304 of the view itself (the plain copy's validator): as it is
     etag, weak = response.get_etag()
-    if etag and _size(response) >= MIN_BYTES:
+    if _size(response) < MIN_BYTES:
+        return response
+    response.vary.add("Accept-Encoding")  # another Accept-Encoding may get another body
+    encoding = chosen(request.accept_encodings)
+    if encoding is None:
+        return response
+    suffix, fresh, once = CODECS[encoding]
+    if etag:
         # The compressed body is another representation: its validator differs, and a phone that
         # holds it revalidates with that one, so it is that one that must answer 304.
-        response.set_etag(f"{etag}-gz", weak=weak)
+        response.set_etag(f"{etag}{suffix}", weak=weak)
         response.make_conditional(request)
         if response.status_code == 304:
-            response.vary.add("Accept-Encoding")
             return response
+    static = request.endpoint == "static" and etag
+    data = STATIC.get((etag, encoding)) if static else None
     response.direct_passthrough = False  # static files: read the file to compress it
-    data = response.get_data()
-    if len(data) < MIN_BYTES:
-        if etag:
-            response.set_etag(etag, weak=weak)
-        return response
-    response.set_data(gzip.compress(data, compresslevel=6))
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
+    if data is None:
+        plain = response.get_data()
+        if len(plain) < MIN_BYTES:
+            if etag:
+                response.set_etag(etag, weak=weak)
+            return response
+        data = (once if static else fresh)(plain)
+        if static:
+            STATIC.put((etag, encoding), data)
+    if hasattr(response.response, "close"):  # a static file's wrapper, read or not
+        response.response.close()
+    response.set_data(data)
+    response.headers["Content-Encoding"] = encoding
     return response
 
 
 def _size(response: Response) -> int:
-    """The body's length without reading a file that is passed through (0 when unknown)."""
+    """The body's length without reading a file that is passed through (MIN_BYTES when unknown)."""
     if response.content_length is not None:
         return response.content_length
     return MIN_BYTES if response.direct_passthrough else len(response.get_data())

@@ -21,11 +21,18 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:  # noqa: ARG001 - the k
         return hashlib.sha256(fh.read()).hexdigest()[:12]
 
 
+@lru_cache(maxsize=512)
+def _path(folder: str, filename: str) -> str | None:
+    """static/`filename` resolved (links followed), None outside the folder: a page links some ten
+    files, and `realpath` reads every component of the path each time."""
+    path = os.path.realpath(os.path.join(folder, filename))
+    return path if path.startswith(os.path.realpath(folder) + os.sep) else None
+
+
 def version(filename: str) -> str | None:
     """The content hash of static/`filename`, or None when there is no such file."""
-    folder = current_app.static_folder
-    path = os.path.realpath(os.path.join(folder, filename))
-    if not path.startswith(os.path.realpath(folder) + os.sep):
+    path = _path(current_app.static_folder, filename)
+    if path is None:
         return None
     try:
         stat = os.stat(path)

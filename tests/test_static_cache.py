@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GZ = {"Accept-Encoding": "gzip, deflate, br"}
+GZ = {"Accept-Encoding": "gzip, deflate"}  # what Chromium offers over plain HTTP (a table's LAN)
 
 
 def asset_urls(html: str) -> list[str]:

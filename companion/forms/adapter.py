@@ -65,6 +65,10 @@ class Adapter:
     stored_count: Callable[[Mapping[str, str], int, str], str] | None = None
     settle: Callable[[dict[str, str], Mapping[str, str], dict, Changes], dict[str, str]] | None = None
 
+    # The edit page may be drawn from a kept skeleton (companion/views/edit_page.py); False for a
+    # game whose template reads values itself.
+    page_skeleton: bool = True
+
     def __post_init__(self):
         together = (self.keyed, self.stored_count, self.settle)
         if any(together) and not all(together):

@@ -52,30 +52,40 @@ def _attributes(items: tuple) -> str:
                    for k, v in items if v is not False and v is not None)
 
 
+class Bare(str):
+    """An attribute `_widget` writes as its own text, neither ``k`` nor ``k="v"``: the page
+    skeleton's place for ``checked`` (companion/views/edit_page.py)."""
+
+
 _KINDS: dict[type, str] = {}  # field class -> its kind (`forms.kind` reads only the class)
 _PLAIN = (CheckboxInput, HiddenInput, RadioInput, TextInput)  # <input>s written by `_widget`
 
 
-def _widget(f, extra: dict) -> str:
+def _widget(f, extra: dict, page: FieldHtml | None = None) -> str:
     """``f(**extra)``: the field's <input> exactly as WTForms writes it (its own and the given
     attributes, sorted, `checked` for a ticked box or chosen radio), for the plain input widgets.
     WTForms formats each attribute through `Markup.format`, a tenth of the edit page; anything
-    else (a select, a datalist, a validator's attributes) is left to WTForms."""
+    else (a select, a datalist, a validator's attributes) is left to WTForms. `page`: what reads
+    the field's value (`FieldHtml`; the page skeleton writes its places instead)."""
+    page = page or _PAGE
     widget = f.widget
     kind_ = type(widget)
     if (kind_ not in _PLAIN or getattr(f, "_datalist", None) is not None
             or not set(vars(f.flags)).isdisjoint(widget.validation_attrs)):
-        return f(**extra)
+        return page._wtforms(f, extra)
     kw = {clean_key(k): v for k, v in f.render_kw.items()} if f.render_kw else {}
     kw.update((clean_key(k), v) for k, v in extra.items())
-    if (kind_ is CheckboxInput and getattr(f, "checked", f.data)) or (kind_ is RadioInput and f.checked):
-        kw.setdefault("checked", True)
+    ticks = kind_ is CheckboxInput or kind_ is RadioInput
+    if ticks:
+        on = page._checked(f, kind_ is RadioInput)
+        if on:
+            kw.setdefault("checked", on if type(on) is Bare else True)
     kw.setdefault("id", f.id)
     kw.setdefault("type", widget.input_type)
     if "value" not in kw:
-        kw["value"] = f._value()
+        kw["value"] = f._value() if ticks else page._text(f)
     kw["name"] = f.name
-    params = " ".join(k if v is True else f'{_e(k)}="{_e(v)}"'
+    params = " ".join(k if v is True else v if type(v) is Bare else f'{_e(k)}="{_e(v)}"'
                       for k, v in sorted(kw.items()) if v is not False)
     return f"<input {params}>"
 
@@ -112,6 +122,32 @@ class FieldHtml:
     def list_help(self, f) -> Markup:
         return _html(self._list_help(f, _e(f.name)))
 
+    # ----------------------------------------------------------------- what reads values
+    # (the page skeleton, companion/views/edit_page.py, writes its places here instead)
+
+    def _hidden(self, name, value) -> str:
+        """` hidden` while the top-level field `name` holds another value than `value`."""
+        return " hidden" if self.form[name].data != value else ""
+
+    def _checked(self, f, radio: bool):
+        """Whether a box is ticked or a radio chosen."""
+        return f.checked if radio else getattr(f, "checked", f.data)
+
+    def _chip(self, f, choice, blank: bool) -> str:
+        return " checked" if choice.selected and (choice.value or blank) else ""
+
+    def _warnings(self, name) -> str:
+        """The field's warnings (likely mistakes), escaped."""
+        return _join(self.warned.get(name))
+
+    def _text(self, f) -> str:
+        """The text a field shows, unescaped."""
+        return f._value()
+
+    def _wtforms(self, f, extra: dict) -> str:
+        """A field written by WTForms itself (a select, a datalist, a validator's attributes)."""
+        return f(**extra)
+
     # ----------------------------------------------------------------- parts
 
     def _shown(self, f) -> str:
@@ -121,14 +157,13 @@ class FieldHtml:
         if not cond:
             return ""
         name, value = cond[0], cond[1]
-        hidden = " hidden" if self.form[name].data != value else ""
-        return f' data-show-if="{_e(name)}={_e(value)}"{hidden}'
+        return f' data-show-if="{_e(name)}={_e(value)}"{self._hidden(name, value)}'
 
     def _messages(self, f, n) -> str:
         """`n`: the field's name, escaped (every part below takes it, rather than escape it again)."""
         name = f.name
         out = (f'<p class="field-error" id="e-{n}" role="alert">{_join(self.errors.get(name))}</p>\n  '
-               f'<p class="field-warning" id="w-{n}">{_join(self.warned.get(name))}</p>')
+               f'<p class="field-warning" id="w-{n}">{self._warnings(name)}</p>')
         if name in self.theirs:
             out += (f'\n  <p class="theirs" id="t-{n}">{tr(THEIRS)} '
                     f'<b>{_e(self.theirs[name])}</b></p>')
@@ -179,7 +214,7 @@ class FieldHtml:
     def _render(self, f, label, compact) -> str:
         k = _KINDS.get(type(f)) or _KINDS.setdefault(type(f), kind(f))
         if k == "hidden":
-            return _widget(f, {})
+            return _widget(f, {}, self)
         name = f.name
         n = _e(name)
         text = _e(label or f.label.text)
@@ -217,13 +252,13 @@ class FieldHtml:
                     f'\n    <button type="submit" class="ghost add-row" name="add_row" value="{n}"{full}>'
                     f'{_e(f.add_label)}</button>\n  </fieldset>')
         if k == "flag":
-            box = _widget(f, {"aria-describedby": self._described(f, n)})
+            box = _widget(f, {"aria-describedby": self._described(f, n)}, self)
             return (f'<div class="field flag{bad}" id="f-{n}"{self._shown(f)}>'
                     f'\n    <label class="check" for="{fid}">{box} <span>{text}</span></label>'
                     f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}\n  </div>')
         if k == "choice":
             extra = {"data-keep-local": ""} if getattr(f, "local", False) else {}
-            options = "".join(f'\n    <label class="check" for="{_e(o.id)}">{_widget(o, extra)} '
+            options = "".join(f'\n    <label class="check" for="{_e(o.id)}">{_widget(o, extra, self)} '
                               f'<span>{_e(o.label.text)}</span></label>' for o in f)
             return (f'<fieldset class="choice{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
                     f'\n    {self._hint(f, n, None, compact)}{options}'
@@ -241,7 +276,7 @@ class FieldHtml:
         blank = f.data == ""
         chips = "".join(
             f'\n    <label class="check chip" for="{fid}-{i}"><input type="radio" id="{fid}-{i}" name="{n}"'
-            f' value="{_e(c.value)}"{" checked" if c.selected and (c.value or blank) else ""}{described}>'
+            f' value="{_e(c.value)}"{self._chip(f, c, blank)}{described}>'
             f' <span>{_e(c.label)}</span></label>'
             for i, c in enumerate(f.iter_choices()))
         return (f'<fieldset class="choice chips{bad}" id="f-{n}"{self._shown(f)}>'
@@ -254,11 +289,14 @@ class FieldHtml:
         if f.type == "Count" and f.widget.input_type == "text":
             # the common case written directly: WTForms' attribute rendering was most of its time
             attrs = _attributes(tuple((f.render_kw or {}).items()))
-            widget = (f'<input type="text" id="{fid}" name="{n}" value="{_e(f._value())}"{attrs}'
+            widget = (f'<input type="text" id="{fid}" name="{n}" value="{_e(self._text(f))}"{attrs}'
                       f'\n      aria-describedby="{self._described(f, n)}" aria-invalid="{invalid}">')
         else:
-            widget = _widget(f, {"aria-describedby": self._described(f, n), "aria-invalid": invalid})
+            widget = _widget(f, {"aria-describedby": self._described(f, n), "aria-invalid": invalid}, self)
         return (f'<div class="field{bad}" id="f-{n}"{self._shown(f)}>'
                 f'\n    <label for="{fid}">{text}</label>'
                 f'\n    {self._hint(f, n, None, compact)}\n    {widget}'
                 f'\n    {self._messages(f, n)}\n  </div>')
+
+
+_PAGE = FieldHtml()  # `_widget` called without a page: values read from the field

@@ -539,4 +539,6 @@ from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
-                  row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle)
+                  row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle,
+                  # its page reads values itself (a card's name labels its counts): never from a skeleton
+                  page_skeleton=False)

@@ -12,6 +12,7 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from .. import forms, games, history, store
 from ..games.i18n import N_, _, tr
 from ..saving import service, wire
+from . import edit_page
 
 CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
                "saisissiez. Rien n'a été écrasé : ses valeurs sont indiquées sous ces champs, vos "
@@ -101,15 +102,21 @@ def _anchor(form, changed: list[str]) -> str:
 
 
 def edit(token: str):
-    record = store.by_edit_token(token)
-    sc = screens_or_404(record.game)
     if request.method == "GET":
-        history.remember(record, can_edit=True)
+        # the game with this device's history entry, in one query (written when it must be)
+        row = history.open_by_edit_token(token)
+        sc = screens_or_404(row.game)
+        fast = edit_page.page(row, sc)  # nothing beside a field: its skeleton, no form built
+        if fast is not None:
+            return fast
+        record = store.by_edit_token(token)
         form = sc.form(record.document)
         form.version.data = str(record.version)
         # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
         errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
         return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))
+    record = store.by_edit_token(token)
+    sc = screens_or_404(record.game)
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
     record, form, checked = out.record, out.form, out.checked

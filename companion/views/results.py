@@ -3,9 +3,10 @@ shared link opens (/r/<token>/), the filled sheet as PDF, and the rendered resul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from flask import current_app, flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .. import bgstats, forms, games, history, links, score_cache, store
@@ -55,14 +56,26 @@ class Shown:
 
     html: Markup | None
     bgstats: str = ""
+    # whole pages around it, per (status, page URL), cut at the CSRF token (`_whole`): at most
+    # PAGES_PER_VERSION, counted in its weight
+    pages: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:  # its weight in SHOWN
-        return len(self.html or "") + len(self.bgstats)
+        return (len(self.html or "") + len(self.bgstats)) * (1 + 2 * PAGES_PER_VERSION)
+
+
+PAGES_PER_VERSION = 2  # the edit link's and the share link's page, or two addresses of the server
 
 
 # Rendered results per process: a results page is read again and again between two saves (the
 # table, each phone the link was shared with). Bounded in characters and in count.
 SHOWN = LRU(max_size=16 * 1024 * 1024, max_items=512)
+
+
+def _key(record, *, editable: bool) -> tuple:
+    here = zone()
+    return (record.view_token, record.version, repr(record.colours), repr(record.labels), i18n.current(),
+            here.key if here else "", editable, request.script_root)
 
 
 def _shown(record, *, editable: bool) -> Shown:
@@ -71,9 +84,7 @@ def _shown(record, *, editable: bool) -> Shown:
     the reader's language and time zone (the date), edit or read-only, the site's root (static
     links). Nothing of the request or the reader's session goes in: the CSRF token, flashed
     messages, header and menu are rendered around it on each request."""
-    here = zone()
-    key = (record.view_token, record.version, repr(record.colours), repr(record.labels), i18n.current(),
-           here.key if here else "", editable, request.script_root)
+    key = _key(record, editable=editable)
     shown = SHOWN.get(key)
     if shown is None:
         context = _results_context(record, editable=editable)
@@ -93,15 +104,35 @@ def results(token: str):
     if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
-    share = links.phone_url("play.view", token=record.view_token)
-    return render_template("play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
-                           share_url=share)
+    return _whole(record, shown, lambda: render_template(
+        "play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
+        share_url=links.phone_url("play.view", token=record.view_token)))
 
 
 def view(token: str):
     record = history.open_by_view_token(token)
-    return render_template("play/view.html", record=record, game=games.GAMES[record.game],
-                           shown=_shown(record, editable=False))
+    shown = _shown(record, editable=False)
+    return _whole(record, shown, lambda: render_template(
+        "play/view.html", record=record, game=games.GAMES[record.game], shown=shown))
+
+
+def _whole(record, shown: Shown, render) -> str:
+    """The page `render` draws, kept with its `shown` per page URL (its links, the language switch,
+    the share link's QR code) and status: header, menu and phone link are the same for every
+    reader of one version at one address; only the CSRF token is this request's. Rendered each
+    time while a flashed message waits (it is shown once)."""
+    if session.get("_flashes") or current_app.jinja_env.auto_reload:
+        return render()
+    token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else ""
+    key = (record.status, request.url)
+    parts = shown.pages.get(key)
+    if parts is None:
+        html = render()
+        parts = tuple(html.split(token)) if token else (html,)
+        if len(shown.pages) >= PAGES_PER_VERSION:
+            shown.pages.clear()
+        shown.pages[key] = parts
+    return token.join(parts)
 
 
 def _sheet(record, back: str):
