@@ -15,7 +15,7 @@ from .games import i18n
 from .games.i18n import N_, tr
 
 STRINGS = {
-    # play.js
+    # static/js/play/ (fields, steps, autosave)
     "minus": N_("Moins un"),
     "plus": N_("Plus un"),
     "remove_row": N_("Retirer cette ligne"),
