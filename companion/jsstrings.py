@@ -21,6 +21,7 @@ STRINGS = {
     "remove_row": N_("Retirer cette ligne"),
     "copied": N_("Copié ✓"),
     "selected": N_("Sélectionné"),
+    "next": N_("Suivant"),  # the sticky bar's button, named in full by next_player
     "next_player": N_("Joueur suivant"),
     "next_step": N_("Étape suivante"),
     "theirs": N_("Enregistré sur l'autre appareil : "),

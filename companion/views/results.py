@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from .. import bgstats, forms, games, history, links, store
 from ..games import i18n
-from ..games.core import headline
+from ..games.core import headline_of
 from ..games.i18n import _
 from ..lru import LRU
 from .dates import local, zone
@@ -42,7 +42,7 @@ def _results_context(record, *, editable: bool) -> dict:
     context.update(
         rows=rows, totals=totals,
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
-        headline=headline(result.winners),
+        headline=headline_of(result),
         tiebreaks=game.tiebreak_lines(record.variant),
     )
     return context
@@ -94,8 +94,11 @@ def results(token: str):
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
     share = links.phone_url("play.view", token=record.view_token)
+    names = store.names_of(record)
+    # "rejouer" passes the first seat to the left (views/history.again): the button says who starts
+    starts = names[1] if len(names) > 1 else None
     return render_template("play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
-                           share_url=share)
+                           share_url=share, again_starts=starts)
 
 
 def view(token: str):

@@ -7,6 +7,7 @@
   var Play = window.Play || {};
   var $all = Play.$all, rowsOf = Play.rowsOf, addRow = Play.addRow, showIf = Play.showIf;
   var copyTo = Play.copyTo, flagSteps = Play.flagSteps, showTotals = Play.showTotals;
+  var staleTotals = Play.staleTotals;
   var form = document.getElementById("end-state");
   var notice = document.getElementById("play-notice");
   var state = document.getElementById("save-state");
@@ -265,7 +266,12 @@
     return wrap;
   }
 
-  var storedTotals = null;  // the totals of what the server holds, from the last answer (steps.js shows them)
+  /* the totals of what the server holds (steps.js shows them): the page's, then each answer's */
+  var storedTotals = [];
+  $all(".steps-list [data-seat-total]").forEach(function (el) {
+    var text = el.textContent.trim();
+    storedTotals[+el.getAttribute("data-seat-total")] = text === "\u2013" ? undefined : text;
+  });
 
   /* What the player last touched stays where it is on the screen while a save's answer fills
      messages above it (a warning for a player still being entered): the page scrolls by what they
@@ -345,6 +351,7 @@
       return;
     }
     inFlight = true;
+    staleTotals(Object.keys(sent));  // a restored draft's fields too: their totals are the answer's
     var data = new FormData();
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
@@ -437,6 +444,7 @@
     if (e && e.target && e.target.name) copyTo(e.target);
     writeDraft();
     if (paused) return;
+    staleTotals(Object.keys(changes(true)));  // "–" until the answer says the new totals
     say(T("pending"), "busy");
     clearTimeout(timer);
     timer = setTimeout(save, DELAY);

@@ -43,8 +43,8 @@
     steps.forEach(function (s, j) { s.hidden = j !== k; });
     $all("[data-goto]").forEach(function (a) {
       if (a.classList.contains("seat")) {
-        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-onStage", "step");
-        else a.removeAttribute("aria-onStage");
+        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-current", "step");
+        else a.removeAttribute("aria-current");
       }
     });
     var step = steps[k];
@@ -69,8 +69,10 @@
       var next = turn.querySelector("[data-next]");
       next.hidden = k + 1 >= steps.length;
       var following = steps[k + 1];
-      next.textContent = following && following.dataset.seat !== undefined ? T("next_player") : T("next_step");
-      if (following) next.setAttribute("aria-label", next.textContent + " : " + following.dataset.stageLabel);
+      /* "Suivant" on screen (the bar is one row at 390 px), said in full: "Joueur suivant : Inès" */
+      next.textContent = T("next");
+      var spoken = following && following.dataset.seat !== undefined ? T("next_player") : T("next_step");
+      if (following) next.setAttribute("aria-label", spoken + " : " + following.dataset.stageLabel);
     }
     if (focus !== false) {
       var list = document.querySelector(".steps-list");
@@ -136,6 +138,21 @@
     });
   }
 
+  /* A change on its way to the server: the totals it changes show a dash until the answer brings
+     theirs (an old number would read as this change's result). A player's own field changes their
+     total; any other (a city, a building card) may change everyone's. */
+  function staleTotals(names) {
+    var seats = {}, all = false;
+    names.forEach(function (n) {
+      var m = /^players-(\d+)-/.exec(n);
+      if (m) seats[m[1]] = 1; else all = true;
+    });
+    $all("[data-seat-total]").forEach(function (el) {
+      if (all || seats[el.getAttribute("data-seat-total")]) el.textContent = "\u2013";
+    });
+  }
+
   Play.flagSteps = flagSteps;
+  Play.staleTotals = staleTotals;
   Play.showTotals = showTotals;
 })();
