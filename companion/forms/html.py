@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, TextInput
 from wtforms.widgets.core import clean_key
 
-from ..games.i18n import N_, tr
+from ..games.i18n import N_, _, tr
 from . import kind
 
 FOLD = 20  # a hint longer than this (characters) folds behind a tap ("?"): a <details>, no script
@@ -154,8 +154,9 @@ class FieldHtml:
         that has a hint, shown while that field is (show_if)."""
         if not hints:
             return ""
-        lines = "".join(f'\n    <li{self._shown(sub)}><span class="item-hint-label">{_e(label)}</span>'
-                        f' : {_e(text)}</li>' for label, text, sub in hints)
+        lines = "".join(f'\n    <li{self._shown(sub)}>'
+                        + _("{label} : {hint}", label=f'<span class="item-hint-label">{_e(label)}</span>',
+                            hint=_e(text)) + '</li>' for label, text, sub in hints)
         return f'\n  <ul class="item-hints" role="list">{lines}\n  </ul>'
 
     def _list_help(self, f, n) -> str:

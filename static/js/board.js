@@ -313,7 +313,7 @@
         sq.classList.remove("t-F", "t-E", "t-D", "t-P", "t-R", "t-none", "relic", "token", "junked", "inhab");
         sq.classList.add(NAMES[t] ? "t-" + t : "t-none");
         sq.querySelector(".lt").textContent = NAMES[t] ? t : "?";
-        var words = [name(r, c) + " : " + (NAMES[t] || T("to_paint"))];
+        var words = [T("square_is", {square: name(r, c), what: NAMES[t] || T("to_paint")})];
         if (s.relics[k]) { sq.classList.add("relic"); words.push(T("relic")); }
         if (s.relic_tokens[k]) { sq.classList.add("relic", "token"); words.push(T("relic_token")); }
         if (s.junk[k]) { sq.classList.add("junked"); words.push(T("junk")); }

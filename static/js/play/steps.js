@@ -71,8 +71,8 @@
       var following = steps[k + 1];
       /* "Suivant" on screen (the bar is one row at 390 px), said in full: "Joueur suivant : Inès" */
       next.textContent = T("next");
-      var spoken = following && following.dataset.seat !== undefined ? T("next_player") : T("next_step");
-      if (following) next.setAttribute("aria-label", spoken + " : " + following.dataset.stageLabel);
+      var spoken = following && following.dataset.seat !== undefined ? "next_player_named" : "next_step_named";
+      if (following) next.setAttribute("aria-label", T(spoken, {name: following.dataset.stageLabel}));
     }
     if (focus !== false) {
       var list = document.querySelector(".steps-list");
