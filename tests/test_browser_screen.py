@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from played import store_games
 from playwright.sync_api import expect
 from test_browser_rebirth import fill_player
 
-from conftest import screenshot
+from conftest import load_example, screenshot
 from helpers import check_layout, new_game, saved, show_player
 
 pytestmark = pytest.mark.browser
@@ -115,3 +116,15 @@ def test_a_running_total_waits_for_the_answer_with_a_dash(phone):
     page.unroute(re.compile(r"/save$"))
     expect(page.locator("[data-turn-total]")).to_have_text("38")
     expect(page.locator('.steps-list [data-seat-total="0"]')).to_have_text("38")
+
+
+def test_the_links_to_copy_are_never_zoomed_into(phone, live_server):
+    """QA (issue 24): the read-only link's field was 0.9 rem, and iOS zooms into a field under 16 px."""
+    page = phone
+    record = store_games(live_server.app, "screen-links", [load_example("revive-abyss.json")])[0]
+    page.context.add_cookies([{"name": "companion_device", "value": "screen-links", "url": live_server.url}])
+    for path in (f"/g/{record.edit_token}/resultats", f"/g/{record.edit_token}/"):
+        page.goto(page.base_url + path)
+        sizes = page.evaluate("[...document.querySelectorAll('.share-row input')]"
+                              ".map(i => parseFloat(getComputedStyle(i).fontSize))")
+        assert sizes and min(sizes) >= 16, (path, sizes)
