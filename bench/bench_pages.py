@@ -88,7 +88,7 @@ def main() -> list[dict]:
     version, track = [first.json["version"]], [first.json["stored"]["players-0-track"]]
 
     def autosave():
-        """As static/js/play.js saves: the one field changed since the last answer, with its base."""
+        """As static/js/play/autosave.js saves: the one field changed since the last answer, with its base."""
         mine = str((int(track[0]) + 1) % 90)
         changes = {"players-0-track": [track[0], mine]}
         data = {"version": version[0], "changes": json.dumps(changes), "new_rows": "[]"}

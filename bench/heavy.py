@@ -101,7 +101,7 @@ class Client:
 
 
 class Phone(Client):
-    """The table's phone: autosaves one field of its game, as static/js/play.js does."""
+    """The table's phone: autosaves one field of its game, as static/js/play/autosave.js does."""
 
     def __init__(self, port: int, device: str, token: str):
         super().__init__(port, device)

@@ -124,7 +124,7 @@ class Table(FastHttpUser):
 
     @task(40)
     def autosave(self):
-        """As static/js/play.js saves: the fields this phone changed since the values it was last
+        """As static/js/play/autosave.js saves: the fields this phone changed since the values it was last
         given (`stored` of the previous answer), each with that base: the whole end state at the
         first save, then the one field edited since."""
         self.saves += 1

@@ -32,7 +32,7 @@ MESSAGES = {
 }
 
 
-# The edit page's own JSON endpoints (static/js/play.js shows `message` as it is and keeps the entry).
+# The edit page's own JSON endpoints (static/js/play/autosave.js shows `message` as it is, keeps the entry).
 SAVING = re.compile(r"/g/[^/]+/(?:save|state)")
 KEPT = N_("Vos saisies sont gardées sur ce téléphone.")
 DISK_FULL = N_("Le serveur n'a plus de place : votre saisie est gardée sur ce téléphone.")
@@ -51,7 +51,7 @@ SERVER = N_("Erreur du serveur : rien n'a été enregistré. Nouvel essai dans u
 
 def saving_error(status: int, message: str):
     """/save and /state answer every error as JSON the phone shows as it is: what happened, what to
-    do, and that the entry is kept (play.js keeps it in every case)."""
+    do, and that the entry is kept (autosave.js keeps it in every case)."""
     text = tr(message)
     if message != DISK_FULL:
         text = f"{text} {tr(KEPT)}"

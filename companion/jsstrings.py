@@ -15,14 +15,15 @@ from .games import i18n
 from .games.i18n import N_, tr
 
 STRINGS = {
-    # play.js
+    # static/js/play/ (fields, steps, autosave)
     "minus": N_("Moins un"),
     "plus": N_("Plus un"),
     "remove_row": N_("Retirer cette ligne"),
     "copied": N_("Copié ✓"),
     "selected": N_("Sélectionné"),
-    "next_player": N_("Joueur suivant"),
-    "next_step": N_("Étape suivante"),
+    "next": N_("Suivant"),  # the sticky bar's button, named in full by next_player_named
+    "next_player_named": N_("Joueur suivant : {name}"),
+    "next_step_named": N_("Étape suivante : {name}"),
     "theirs": N_("Enregistré sur l'autre appareil : "),
     "apply_mine": N_("Appliquer mes saisies"),
     "take_theirs": N_("Reprendre ses valeurs"),
@@ -47,6 +48,7 @@ STRINGS = {
     "restored": N_("Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises "
                    "et envoyées."),
     # board.js (Reterra's community)
+    "square_is": N_("{square} : {what}"),  # a square of the board, said: "D2 : forêt"
     "terrain_F": N_("forêt"),
     "terrain_E": N_("eau"),
     "terrain_D": N_("désert"),

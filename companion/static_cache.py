@@ -1,5 +1,5 @@
 """Static files a phone downloads once: every `url_for('static', …)` carries the file's content hash
-(`/static/js/play.js?v=3f2a…`), and a request with the current hash is cached for a year, immutable.
+(`/static/js/play/autosave.js?v=3f2a…`), and a request with the current hash is cached for a year, immutable.
 A new version of a file is a new URL, so a phone never runs yesterday's script against today's page;
 a request with another hash (a page cached before an upgrade) gets the file revalidated each time.
 """

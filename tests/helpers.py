@@ -29,7 +29,7 @@ def create_game(client, game: str, variant: str, names, colours=None) -> str:
 
 
 def autosave(client, token: str, version, rows=None, **changes):
-    """A save as static/js/play.js sends it: {field: (base, mine)} (`players__0__track` for
+    """A save as static/js/play/autosave.js sends it: {field: (base, mine)} (`players__0__track` for
     `players-0-track`), and the rows this phone added (`new_rows`) when given."""
     data = {"version": str(version), "changes": json.dumps(
         {name.replace("__", "-"): list(pair) for name, pair in changes.items()})}

@@ -94,9 +94,13 @@ def test_the_header_is_one_row_on_a_phone_in_both_languages(phone, language):
     of the edit page, issue 11's 3-screen limit) a row taller."""
     page = phone
     page.goto(page.base_url + f"/parties?lang={language}")
-    links = page.locator(".topbar a")
+    links = page.locator(".topbar a:visible")  # on a phone the switch shows the other language only
     tops = {round(links.nth(i).bounding_box()["y"]) for i in range(links.count())}
     assert len(tops) == 1, tops
+    menu = page.locator(".topbar nav:not(.lang-switch) a:visible").all_inner_texts()
+    assert menu == (["Nouvelle partie", "Mes parties", "Statistiques"] if language == "fr"
+                    else ["New game", "My games", "Statistics"])
+    assert page.locator(".lang-switch a:visible").all_inner_texts() == ["EN" if language == "fr" else "FR"]
     assert page.locator(".topbar").bounding_box()["height"] < 70
     check_layout(page)
 

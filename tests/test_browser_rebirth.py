@@ -216,7 +216,7 @@ def open_city(page, c: int) -> None:
 
 def test_cities_and_tiles_added_in_the_browser_keep_their_own_names(phone, live_server):
     url = new_game(phone, "scotland", ["Maëlle", "Yanis", "Inès"])
-    # On load, the blank city's tile keeps its name (play.js used to count the tile rows as cities).
+    # On load, the blank city's tile keeps its name (play/fields.js used to count the tile rows as cities).
     expect(phone.locator('[name="cities-0-tiles-0-player"]')).to_have_count(1)
     assert phone.locator('[name^="cities-1"]').count() == 0
     phone.fill('[name="cities-0-size"]', "2")

@@ -45,7 +45,7 @@ def test_statistics_page_on_a_phone(phone, live_server):
     device = as_device(phone, live_server)
     fill_device(live_server, device)
     phone.goto(f"{phone.base_url}/parties")
-    phone.get_by_role("link", name="Statistiques", exact=True).tap()
+    phone.locator("#main").get_by_role("link", name="Statistiques", exact=True).tap()
     phone.wait_for_url(re.compile(r"/statistiques$"))
     phone.wait_for_load_state("load")
     expect(phone.locator("h1")).to_have_text("Statistiques")

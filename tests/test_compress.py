@@ -51,22 +51,22 @@ def test_a_page_comes_in_brotli_when_offered_and_gzip_otherwise(client):
 
 
 def test_each_static_copy_has_its_validator_and_revalidates_to_304(client):
-    plain_bytes = (ROOT / "static" / "js" / "play.js").read_bytes()
+    plain_bytes = (ROOT / "static" / "js" / "play" / "autosave.js").read_bytes()
     copies = {}
     for header, encoding, suffix, decode in (("br", "br", '-br"', brotli.decompress),
                                              ("gzip", "gzip", '-gz"', gzip.decompress)):
-        first = client.get("/static/js/play.js", headers={"Accept-Encoding": header})
+        first = client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header})
         assert first.headers["Content-Encoding"] == encoding and decode(first.data) == plain_bytes
         etag = first.headers["ETag"]
         assert etag.endswith(suffix)
-        again = client.get("/static/js/play.js", headers={"Accept-Encoding": header, "If-None-Match": etag})
+        again = client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header, "If-None-Match": etag})
         assert again.status_code == 304 and again.data == b""
         # compressed once: the second full answer is the same bytes
-        assert client.get("/static/js/play.js", headers={"Accept-Encoding": header}).data == first.data
+        assert client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header}).data == first.data
         copies[encoding] = etag
     assert copies["br"] != copies["gzip"]
     # the gzip copy's validator does not stand for the brotli copy
-    other = client.get("/static/js/play.js",
+    other = client.get("/static/js/play/autosave.js",
                        headers={"Accept-Encoding": "br", "If-None-Match": copies["gzip"]})
     assert other.status_code == 200 and brotli.decompress(other.data) == plain_bytes
 

@@ -1,5 +1,5 @@
 """The fields' HTML (companion/forms/html.py) on small forms of the generic field types: what a player
-sees (labels, chips, messages, folded help) and what a screen reader and play.js read (ids,
+sees (labels, chips, messages, folded help) and what a screen reader and the play scripts read (ids,
 aria-describedby, hidden, the add button), with hostile text everywhere a value is written."""
 
 from __future__ import annotations

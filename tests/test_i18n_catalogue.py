@@ -42,7 +42,7 @@ def _key(message):
 def test_extraction_finds_the_app_strings(extracted):
     ids = {_key(m) for m in extracted}
     # one from each source: a template, a form module, an engine, the scripts' strings, the CLI
-    for wanted in ("Nouvelle partie", "Fermes agricoles", "victoire partagée", "Joueur suivant",
+    for wanted in ("Nouvelle partie", "Fermes agricoles", "victoire partagée", "Joueur suivant : {name}",
                    "langue des messages et des feuilles (fr par défaut, en)"):
         assert wanted in ids
     assert len(ids) > 700

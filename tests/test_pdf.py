@@ -117,6 +117,20 @@ def test_rebirth_sheet_shows_names_totals_places_and_categories(weasy_log, no_ne
     assert warnings_of(weasy_log) == []
 
 
+def test_the_farm_caveat_is_said_once_and_a_solo_game_has_no_winner(weasy_log):
+    """QA (issue 24): the sheet repeated "each group grew one tile at a time" in every player's farm
+    cell, and a solo Revive game read "Bea gagne"."""
+    doc = load_example("rebirth-scotland.json")
+    for player, farms in zip(doc["players"], ([3, 2], [4], [1, 1]), strict=True):  # every farm cell filled
+        player["farms"] = {"agricultural": farms}
+    _, text = read(pdf.render_sheet(doc, date=DAY))
+    assert text.count(squash("une tuile à la fois")) == 1
+    solo = {"game": "revive", "variant": "base", "players": [{"name": "Bea", "track": 52}]}
+    _, text = read(pdf.render_sheet(solo, date=DAY))
+    assert squash("Partie en solo : Bea, 52 points") in text and "gagne" not in text
+    assert warnings_of(weasy_log) == []
+
+
 def test_tie_sentences_are_printed(weasy_log):
     from bench.bench_revive import documents
 

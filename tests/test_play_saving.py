@@ -93,7 +93,7 @@ def _cards(client, token: str) -> int:
 
 
 def _remove_puits(client, token: str, version: int) -> None:
-    """Phone A removes the Puits card (row 2 of 3): the rows after it move up, as play.js sends it."""
+    """Phone A removes the Puits card (row 2 of 3): the rows after it move up, as autosave.js sends it."""
     answer = autosave(client, token, version,
                       buildings__1__id=("puits", "forge"), buildings__1__name=("Puits", "Forge"),
                       buildings__1__points=("2", "4"), buildings__2__id=("forge", ""),
@@ -157,7 +157,7 @@ def test_no_js_counts_follow_the_card_they_were_typed_beside(client, app):
 
 
 def test_a_card_removed_takes_its_counts_and_the_others_keep_theirs(client, app):
-    """A removes the Puits as play.js now sends it: only the card rows move (board.js leaves out the
+    """A removes the Puits as autosave.js now sends it: only the card rows move (board.js leaves out the
     counts, unchanged card by card); each player's counts stay with their cards on the server."""
     token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
     version = _cards(client, token)

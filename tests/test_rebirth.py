@@ -141,7 +141,10 @@ def test_r2_farm_groups_score_triangular_numbers():
     assert line.key == "farms" and line.points == 17
     assert "1+2+3+4 = 10" in line.detail and "1+2+3 = 6" in line.detail
     assert "1 + 10 + 6 = 17" in line.detail
-    assert "une tuile à la fois" in line.detail  # says plainly it assumes one-tile growth
+    # says plainly it assumes one-tile growth, once for the table (the score pad's reminder of the
+    # category, shown on the results page and the sheet), not in every player's detail
+    farms = next(row for row in games.score_pad(result) if row.key == "farms")
+    assert "une tuile à la fois" in farms.hint and "une tuile à la fois" not in line.detail
 
 
 def test_r2_largest_group():

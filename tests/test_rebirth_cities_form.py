@@ -71,7 +71,7 @@ def test_english_pad_says_space_and_spaces(client):
 
 
 def test_the_pads_taps_save_the_contracts_cities_and_come_back_as_fields(client, app):
-    """The saves rebirth.js makes through play.js: a city's size, then a tile row per tap (player and
+    """The saves rebirth.js makes through play/fields.js: a city's size, then a tile row per tap (player and
     influence, the row added by this phone), the orders only once a tie needs them."""
     token = create_game(client, "rebirth", "scotland", ["Maëlle", "Yanis", "Inès", "Jules"])
     answer = autosave(client, token, 1, ["cities-0-tiles-1"],

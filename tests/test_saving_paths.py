@@ -26,7 +26,7 @@ def _numbers(page: dict[str, str]) -> list[str]:
 
 
 def _added(mine: dict[str, str], base: dict[str, str], lists) -> list[str]:
-    """The rows B fills that held nothing in its base, as static/js/play.js lists them (`new_rows`)."""
+    """The rows B fills that held nothing in its base, as static/js/play/autosave.js lists them (new_rows)."""
     out = []
     for name in mine:
         for m in re.finditer(r"-(\d+)(?=-|$)", name):

@@ -6,7 +6,7 @@ Templates reach it through `templates/play/_fields.html` (``ui.render(f, label=N
 ``ui.messages(f)``, ``ui.hint(f)``, ``ui.list_help(f)``), which binds one `FieldHtml` to the page's
 ``form``, ``errors``, ``theirs`` and ``warned``. Every value written into the page is escaped here;
 what is already `Markup` (a label made by a template's ``_()``) is kept as it is, as Jinja would.
-The markup conventions read by static/js/play.js are listed in docs/architecture.md ("Forms").
+The markup conventions read by static/js/play/ are listed in docs/architecture.md ("Forms").
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, TextInput
 from wtforms.widgets.core import clean_key
 
-from ..games.i18n import N_, tr
+from ..games.i18n import N_, _, tr
 from .fields import kind
 
 FOLD = 20  # a hint longer than this (characters) folds behind a tap ("?"): a <details>, no script
@@ -189,8 +189,9 @@ class FieldHtml:
         that has a hint, shown while that field is (show_if)."""
         if not hints:
             return ""
-        lines = "".join(f'\n    <li{self._shown(sub)}><span class="item-hint-label">{_e(label)}</span>'
-                        f' : {_e(text)}</li>' for label, text, sub in hints)
+        lines = "".join(f'\n    <li{self._shown(sub)}>'
+                        + _("{label} : {hint}", label=f'<span class="item-hint-label">{_e(label)}</span>',
+                            hint=_e(text)) + '</li>' for label, text, sub in hints)
         return f'\n  <ul class="item-hints" role="list">{lines}\n  </ul>'
 
     def _list_help(self, f, n) -> str:

@@ -561,6 +561,21 @@ def headline(winners: Sequence[str]) -> str:
     return _("Victoire partagée : {names}", names=join_names(list(winners)))
 
 
+def solo_score(result: Result) -> str | None:
+    """A game played alone has no winner: "Partie en solo : Bea, 87 points" says its score instead
+    (the results page, the sheet, "Mes parties"); None when more than one played."""
+    if len(result.players) != 1:
+        return None
+    player = result.players[0]
+    return ngettext("Partie en solo : {name}, {n} point", "Partie en solo : {name}, {n} points",
+                    player.total, name=player.name)
+
+
+def headline_of(result: Result) -> str:
+    """The results' title for a scored game: its winners' headline, or a solo game's score."""
+    return solo_score(result) or headline(result.winners)
+
+
 def outcome(groups: Sequence[Sequence[str]], place: int) -> str:
     """Outcome of an ordering: "Alice gagne, puis Bob" / "Bob prend la 2e place"."""
     head = list(groups[0])

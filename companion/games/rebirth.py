@@ -471,10 +471,8 @@ def _lines(variant: str, p: _Player, cities: list[tuple[str, int, str]],
     farm_detail = ""
     if farm_values:
         total = _(" ; total {v1}", v1=_sum(farm_values)) if len(farm_values) > 1 else ""
-        farm_detail = (_(" ; ").join(farm_parts) + _("{total} (suppose que chaque groupe a grandi d'une "
-                                                  "tuile à la fois ; un groupe né d'une fusion a "
-                                                  "rapporté moins)",
-                                                  total=total))
+        # the caveat (each group grown one tile at a time) is the category's reminder, said once
+        farm_detail = _(" ; ").join(farm_parts) + total
     lines["farms"] = Line("farms", sum(farm_values), farm_detail)
 
     city_detail = _(" ; ").join(_("{what} : {values}", what=label,
@@ -755,7 +753,8 @@ GAME = Game(
     max_players=4,
     categories=(
         Category("track", N_("Piste de score"), N_("points lus sur la piste de score")),
-        Category("farms", N_("Fermes"), N_("taille du groupe à chaque pose : 1+2+…+n")),
+        Category("farms", N_("Fermes"), N_("taille du groupe à chaque pose : 1+2+…+n, si chaque groupe a "
+                                           "grandi d'une tuile à la fois (né d'une fusion : moins)")),
         Category("cities", N_("Villes complètes"), N_("1 case : influence · 2 cases 5/3 · 3 cases 6/4/2"),
                  variant_hints={"ireland": N_("1 case : influence · 2 cases 5/3 · 3 cases 6/4/2 · 4 "
                                               "cases 8/5/3")}),

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from .. import ROOT, games
 from ..games import i18n
-from ..games.core import InvalidDocument, Result, headline, join_names, ordinal
+from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
 from . import boards
@@ -229,7 +229,7 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "players": players,
         "rows": rows,
         "ranking": ranking,
-        "headline": headline(result.winners),
+        "headline": headline_of(result),
         "explanation": list(result.explanation),
         "tiebreaks": list(game.tiebreak_lines(variant, game.edition(edition))),
         # A game with editions says its rule even on a crowded sheet: the table chose it.

@@ -95,7 +95,7 @@ def is_autosave(posted: Mapping[str, str]) -> bool:
 
 
 def autosave(posted: Mapping[str, str]) -> Save:
-    """The autosave's own lists (static/js/play.js); BadSave when one cannot be read."""
+    """The autosave's own lists (static/js/play/autosave.js); BadSave when one cannot be read."""
     return Save(parse_changes(posted.get(CHANGES)), parse_list(posted.get(ADDED)),
                 parse_keys(posted.get(KEYS)), version_of(posted))
 

@@ -7,6 +7,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from .. import games, history, score_cache, store
 from ..extensions import db
+from ..games import core
 from ..games.i18n import _
 
 
@@ -24,7 +25,11 @@ def again(token: str):
                          document=kept, edition=store.edition_of(record))
     db.session.commit()
     history.remember(fresh, can_edit=True)
-    flash(_("Nouvelle partie, mêmes joueurs : bonne partie !"), "success")
+    if len(names) > 1:
+        flash(_("Nouvelle partie, mêmes joueurs : {name} commence (le premier joueur est passé à gauche).",
+                name=names[0]), "success")
+    else:
+        flash(_("Nouvelle partie, mêmes joueurs : bonne partie !"), "success")
     return redirect(url_for("play.edit", token=fresh.edit_token))
 
 
@@ -44,6 +49,7 @@ def list_games():
             "players": store.names_of(record),
             "colours": store.colours_of(record),
             "winners": result.winners if result else [],
+            "solo": core.solo_score(result) if result else None,
             "url": (url_for("play.results" if record.status == "scored" else "play.edit",
                             token=record.edit_token) if entry.can_edit
                     else url_for("play.view", token=record.view_token)),

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from .. import bgstats, forms, games, history, links, score_cache, store
 from ..games import i18n
-from ..games.core import headline
+from ..games.core import headline_of
 from ..games.i18n import _
 from ..lru import LRU
 from .dates import local, zone
@@ -43,7 +43,7 @@ def _results_context(record, *, editable: bool) -> dict:
     context.update(
         rows=rows, totals=totals,
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
-        headline=headline(result.winners),
+        headline=headline_of(result),
         tiebreaks=game.tiebreak_lines(record.variant, game.edition(store.edition_of(record))),
     )
     return context
@@ -104,9 +104,13 @@ def results(token: str):
     if shown.html is None:
         flash(_("Pas encore de résultats : complétez les champs signalés."), "error")
         return redirect(url_for("play.edit", token=token))
+    share = links.phone_url("play.view", token=record.view_token)
+    names = store.names_of(record)
+    # "rejouer" passes the first seat to the left (views/history.again): the button says who starts
+    starts = names[1] if len(names) > 1 else None
     return _whole(record, shown, lambda: render_template(
         "play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
-        share_url=links.phone_url("play.view", token=record.view_token)))
+        share_url=share, again_starts=starts))
 
 
 def view(token: str):

@@ -117,7 +117,7 @@
   };
 
   /* A board begun but not finished is no community yet (the server refuses it): its inputs are kept
-     out of the autosave (data-local, read by play.js) and only written to the phone's draft, so
+     out of the autosave (data-local, read by play/autosave.js) and only written to the phone's draft, so
      nothing painted is lost; a full "Enregistrer" / "Voir les résultats" still posts them. */
   Board.prototype.flag = function () {
     var local = this.painted() !== SIZE * SIZE && (this.painted() > 0 || this.marked());
@@ -313,7 +313,7 @@
         sq.classList.remove("t-F", "t-E", "t-D", "t-P", "t-R", "t-none", "relic", "token", "junked", "inhab");
         sq.classList.add(NAMES[t] ? "t-" + t : "t-none");
         sq.querySelector(".lt").textContent = NAMES[t] ? t : "?";
-        var words = [name(r, c) + " : " + (NAMES[t] || T("to_paint"))];
+        var words = [T("square_is", {square: name(r, c), what: NAMES[t] || T("to_paint")})];
         if (s.relics[k]) { sq.classList.add("relic"); words.push(T("relic")); }
         if (s.relic_tokens[k]) { sq.classList.add("relic", "token"); words.push(T("relic_token")); }
         if (s.junk[k]) { sq.classList.add("junked"); words.push(T("junk")); }
@@ -448,7 +448,7 @@
   /* Back in range after a dead zone: recount what was painted meanwhile. */
   window.addEventListener("online", function () { boards.forEach(function (b) { b.analyse(true); }); });
 
-  /* Another phone's board, taken in by the autosave (play.js): drawn again from the fields, and
+  /* Another phone's board, taken in by the autosave (play/autosave.js): drawn again from the fields, and
      counted again when it changed (its figures under the board were the old board's). */
   document.addEventListener("adopted", function () {
     boards.forEach(function (b) {
@@ -511,7 +511,7 @@
   if (window.MutationObserver) {
     new MutationObserver(sync).observe(cardsBox, { childList: true, subtree: true });
   }
-  /* Cards and counts taken in from another phone (play.js): both are what the server holds, rows
+  /* Cards and counts taken in from another phone (play/autosave.js): both are what the server holds, rows
      it added included, so every count stays where it is and only the labels follow. Without this,
      a card row added for another phone's card moved the counts as if this phone had added it, and
      blanked the other phone's count for it. */
@@ -545,7 +545,7 @@
 })();
 
 /* Reterra's building cards: a card this device used before goes into the next blank card row in
-   one tap (its name and points), the list growing through play.js's "Ajouter une carte". */
+   one tap (its name and points), the list growing through play/fields.js's "Ajouter une carte". */
 (function () {
   "use strict";
   var picker = document.querySelector("[data-card-picker]");

@@ -3,7 +3,7 @@
 
    1. Entered by taps (issue 24). "Nouvelle ville : 1 / 2 / 3 cases" adds a city with its size (one
       tap); the city's pad adds a tile with its player and influence (one tap: a button per player and
-      influence). The tiles are the generic rows of play.js (added by its "Ajouter une tuile", so the
+      influence). The tiles are the generic rows of play/fields.js (added by its "Ajouter une tuile", so the
       autosave's new rows and their merge are the usual ones); each shows as one line, in the order
       they were entered, a tap on it showing its fields. The placement order is asked for only when
       R4 needs it: a complete city where players tie on influence. Then it is filled in from the order
@@ -148,7 +148,7 @@
 
   function refreshAll() { rows().forEach(function (city) { refresh(city, false); }); }
 
-  /* One tap: the city's first blank tile (a new row, through play.js's own "Ajouter une tuile", when
+  /* One tap: the city's first blank tile (a new row, through play/fields.js's own "Ajouter une tuile", when
      there is none) gets the player and the influence. */
   function addTile(city, player, influence) {
     var box = tilesOf(city);
@@ -156,7 +156,7 @@
     if (!row) {
       var add = addButtonOf(box);
       if (!add || add.hidden) return;
-      add.click();  // play.js adds the row (and numbers it)
+      add.click();  // play/fields.js adds the row (and numbers it)
       var all = rowsOf(box);
       row = all[all.length - 1];
       if (!isBlank(row)) return;
@@ -258,9 +258,9 @@
       return;
     }
     if (e.target.closest('button[name="add_row"][value="cities"]')) {
-      setTimeout(function () { var all = rows(); open(all[all.length - 1]); refreshAll(); }, 0);  // after play.js adds it
+      setTimeout(function () { var all = rows(); open(all[all.length - 1]); refreshAll(); }, 0);  // after play/fields.js adds it
     }
-    if (e.target.closest("[data-remove-row]")) {  // after play.js removes the tile (or the city)
+    if (e.target.closest("[data-remove-row]")) {  // after play/fields.js removes the tile (or the city)
       var city = e.target.closest(".city-row");
       setTimeout(function () { if (city.isConnected) refresh(city, true); else refreshAll(); }, 0);
     }

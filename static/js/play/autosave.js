@@ -1,351 +1,17 @@
-/* The play pages, enhanced: steppers, list rows, autosave with a local draft, conflicts.
-   Everything here is optional: without JS the forms are plain inputs and submit buttons.
-   Markup contract (written by templates/play/_fields.html): see companion/forms/__init__.py. */
+/* The page's half of the save protocol (docs/architecture.md): each change sent with its base,
+   retries, a conflict's notice and choices, the entry kept in a local draft. Last of the play
+   scripts (after fields.js and steps.js). Optional: without it, "Enregistrer" posts the whole form. */
 (function () {
   "use strict";
 
+  var Play = window.Play || {};
+  var $all = Play.$all, rowsOf = Play.rowsOf, addRow = Play.addRow, showIf = Play.showIf;
+  var copyTo = Play.copyTo, flagSteps = Play.flagSteps, showTotals = Play.showTotals;
+  var staleTotals = Play.staleTotals;
   var form = document.getElementById("end-state");
   var notice = document.getElementById("play-notice");
   var state = document.getElementById("save-state");
   var DELAY = 700;
-
-  function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
-  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
-  function fire(el) { el.dispatchEvent(new Event("input", { bubbles: true })); }
-
-  /* ---------------------------------------------------------------- steppers */
-
-  function stepper(input) {
-    if (input.dataset.enhanced) return;
-    input.dataset.enhanced = "1";
-    var wrap = document.createElement("span");
-    wrap.className = "stepper";
-    input.parentNode.insertBefore(wrap, input);
-    [["-1", "\u2212", T("minus")], null, ["1", "+", T("plus")]].forEach(function (b) {
-      if (!b) { wrap.appendChild(input); return; }
-      var btn = document.createElement("button");
-      btn.type = "button";
-      btn.className = "step";
-      btn.dataset.step = b[0];
-      btn.textContent = b[1];
-      btn.setAttribute("aria-label", b[2]);
-      wrap.appendChild(btn);
-    });
-  }
-
-  document.addEventListener("click", function (e) {
-    var btn = e.target.closest("button[data-step]");
-    if (!btn) return;
-    var input = btn.parentNode.querySelector("input");
-    var min = input.hasAttribute("min") ? parseInt(input.getAttribute("min"), 10) : 0;
-    var max = input.hasAttribute("max") ? parseInt(input.getAttribute("max"), 10) : Infinity;
-    var value = parseInt(input.value, 10);
-    var step = parseInt(btn.dataset.step, 10);
-    value = isNaN(value) ? (step > 0 ? Math.max(min, 0 + step) : min) : value + step;
-    input.value = String(Math.min(max, Math.max(min, value)));
-    fire(input);
-  });
-
-  /* ---------------------------------------------------------------- rows
-
-     A list is [data-rows=NAME] holding rows [data-row]; a row may hold lists of its own (a city's
-     tiles), so a list only ever counts its DIRECT rows: those whose nearest enclosing list it is. */
-
-  var RENAMED = ["name", "id", "for", "aria-describedby", "data-rows", "data-copy-from"];
-
-  function ownerOf(el) { return el.parentNode ? el.parentNode.closest("[data-rows]") : null; }
-  function rowsOf(box) { return $all("[data-row]", box).filter(function (r) { return ownerOf(r) === box; }); }
-  function addButtonOf(box) {
-    return $all("button[name=add_row]", box).filter(function (b) { return ownerOf(b) === box; })[0] || null;
-  }
-  function listsIn(row) {  // the lists a row holds directly (not those of its inner rows)
-    return $all("[data-rows]", row).filter(function (b) { return b.parentNode.closest("[data-row]") === row; });
-  }
-
-  /* Each token of a name / id / describedby list that starts with (x-)BASE-<n> gets BASE-<i>: the
-     first occurrence only, so a list named like one of its own fields cannot be renamed twice. */
-  function renamer(base, i) {
-    var re = new RegExp("^([a-z]-)?" + escapeRe(base) + "-\\d+(?=-|$)");
-    return function (value) {
-      return value.split(/(\s+)/).map(function (token) {
-        return token.replace(re, function (m, prefix) { return (prefix || "") + base + "-" + i; });
-      }).join("");
-    };
-  }
-
-  function renumber(box) {
-    var base = box.dataset.rows;
-    var rows = rowsOf(box);
-    rows.forEach(function (row, i) {
-      var rename = renamer(base, i);
-      $all("*", row).forEach(function (el) {
-        RENAMED.forEach(function (attr) {
-          var v = el.getAttribute(attr);
-          if (v) el.setAttribute(attr, rename(v));
-        });
-        if (el.matches("button[name=add_row]")) el.value = rename(el.value);
-      });
-      var label = row.querySelector("legend, label");
-      if (label) label.textContent = box.dataset.itemLabel + " " + (i + 1);
-      listsIn(row).forEach(renumber);  // their own rows, under their new name
-    });
-    var add = addButtonOf(box);
-    if (add) add.hidden = rows.length >= parseInt(box.dataset.max, 10);
-  }
-
-  function clear(el) {
-    $all("input, select", el).forEach(function (i) {
-      if (i.type === "checkbox" || i.type === "radio") i.checked = false; else i.value = "";
-    });
-    $all(".field-error", el).forEach(function (p) { p.textContent = ""; });
-    $all(".theirs", el).forEach(function (p) { p.remove(); });
-    $all(".has-error", el).forEach(function (p) { p.classList.remove("has-error"); });
-    $all("[aria-invalid=true]", el).forEach(function (p) { p.setAttribute("aria-invalid", "false"); });
-  }
-
-  /* A blank copy of a row: every list inside keeps one blank row. */
-  function blank(row) {
-    listsIn(row).forEach(function (inner) {
-      rowsOf(inner).forEach(function (r, i) { if (i) r.remove(); });
-    });
-    clear(row);
-  }
-
-  /* Each row's remove button, its own (a direct child): "×" named by data-remove-label, or, for a row
-     holding a list, the label written out below the row so it is not read as its last inner row's. */
-  function decorate(row) {
-    var box = ownerOf(row);
-    var mine = Array.prototype.filter.call(row.children, function (c) { return c.matches("[data-remove-row]"); });
-    if (mine.length || !box) return;
-    var label = box.dataset.removeLabel || T("remove_row");
-    var btn = document.createElement("button");
-    btn.type = "button";
-    btn.dataset.removeRow = "";
-    if (listsIn(row).length) {
-      row.classList.add("holds-list");
-      btn.className = "ghost remove-row worded";
-      btn.textContent = label;
-    } else {
-      btn.className = "ghost remove-row";
-      btn.setAttribute("aria-label", label);
-      btn.textContent = "\u00d7";
-    }
-    row.appendChild(btn);
-  }
-
-  function addRow(box) {
-    var rows = rowsOf(box);
-    if (rows.length >= parseInt(box.dataset.max, 10)) return null;
-    var last = rows[rows.length - 1];
-    var row = last.cloneNode(true);
-    blank(row);
-    last.parentNode.insertBefore(row, last.nextSibling);
-    renumber(box);
-    return row;
-  }
-
-  $all("[data-row]").forEach(decorate);
-  $all("[data-rows]").filter(function (box) { return !ownerOf(box); }).forEach(renumber);
-
-  document.addEventListener("click", function (e) {
-    var add = e.target.closest("button[name=add_row]");
-    if (add && ownerOf(add)) {
-      e.preventDefault();
-      var row = addRow(ownerOf(add));
-      /* the cursor goes to the new row's first field to type in (a chip or a box takes a tap anyway) */
-      if (row) {
-        var first = row.querySelector("input[type=text], input:not([type]), input[type=number], select") ||
-          row.querySelector("input, select");
-        if (first) first.focus();
-      }
-      return;
-    }
-    var remove = e.target.closest("[data-remove-row]");
-    if (remove) {
-      var row2 = remove.closest("[data-row]");
-      var rowsBox = ownerOf(row2);
-      if (rowsOf(rowsBox).length > 1) row2.remove(); else blank(row2);
-      renumber(rowsBox);
-      changed();
-    }
-  });
-
-  /* ---------------------------------------------------------------- show-if, copy-to */
-
-  function showIf() {
-    $all("[data-show-if]").forEach(function (el) {
-      var parts = el.dataset.showIf.split("=");
-      var chosen = document.querySelector('input[name="' + parts[0] + '"]:checked');
-      el.hidden = !chosen || chosen.value !== parts[1];
-    });
-  }
-
-  function copyTo(input) {
-    var box = input.closest("[data-copy-to]");
-    if (!box || !input.name) return;
-    var suffix = input.name.slice(box.dataset.copyFrom.length);
-    var target = "-" + box.dataset.copyTo + suffix;
-    $all("input").forEach(function (other) {
-      if (other !== input && other.name && other.name.slice(-target.length) === target) other.value = input.value;
-    });
-  }
-
-  document.addEventListener("change", showIf);
-
-  /* ---------------------------------------------------------------- other pages */
-
-  $all("select[data-swatch]").forEach(function (select) {
-    select.addEventListener("change", function () {
-      var circle = select.parentNode.querySelector("circle");
-      if (circle) circle.setAttribute("fill", select.value);
-    });
-  });
-
-  /* ---------------------------------------------------------------- Enter key
-
-     Enter moves to the next field to type in (a phone keyboard's "suivant"), never submits halfway
-     (the first submit button of the score form is a list's "Ajouter ..."); on the last field it does
-     the page's main action ([data-main]). On a form marked data-enter-done, Enter on a blank field
-     is the main action too (the new-game page: the last players' seats are optional). */
-  function typable(el) {
-    return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=checkbox])" +
-                      ":not([type=radio]), textarea") && !el.disabled && !el.readOnly && el.offsetParent !== null;
-  }
-  document.addEventListener("keydown", function (e) {
-    if (e.key !== "Enter" || e.isComposing || e.defaultPrevented) return;
-    var el = e.target, owner = el.form;
-    if (!owner || !el.matches("input, select") || el.matches("[type=submit], [type=button]")) return;
-    e.preventDefault();
-    var all = $all("input, select, textarea", owner);
-    var next = all.slice(all.indexOf(el) + 1).filter(typable)[0];
-    var blankDone = owner.hasAttribute("data-enter-done") && typable(el) && !el.value.trim();
-    if (next && !blankDone) { next.focus(); return; }
-    var main = owner.querySelector("[data-main]");
-    if (!main) return;
-    if (owner.requestSubmit) owner.requestSubmit(main); else main.click();
-  });
-
-  $all("input[data-stepper]").forEach(stepper);
-
-  /* ---------------------------------------------------------------- one step at a time
-
-     Each [data-stage] of the form is a step (the table, then each player). Without JS they are all
-     shown in order; here one is shown at a time, reached from the list of steps, the previous / next
-     links at its foot, "Joueur suivant" in the sticky bar, or any link to a field inside it (the error
-     summary). Hidden steps keep their fields in the form: a save always carries everything. */
-  var steps = form ? $all("[data-stage]", form) : [];
-  var onStage = -1;
-  var turn = document.querySelector("[data-turn]");
-
-  function stepIndex(id) {
-    for (var k = 0; k < steps.length; k++) if (steps[k].id === id) return k;
-    return -1;
-  }
-  function stepOf(el) { var s = el && el.closest ? el.closest("[data-stage]") : null; return s ? steps.indexOf(s) : -1; }
-  function stepTypable(el) {
-    return el.matches("input[type=text], input:not([type]), input[type=number], select, textarea") &&
-      !el.disabled && !el.readOnly && el.offsetParent !== null;
-  }
-  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(stepTypable); }
-
-  function flagSteps() {
-    steps.forEach(function (s) {
-      var bad = !!s.querySelector(".has-error, .field-error:not(:empty)");
-      $all('[data-goto="' + s.id + '"]').forEach(function (a) {
-        if (a.classList.contains("seat")) a.classList.toggle("has-error", bad);
-      });
-    });
-  }
-
-  function showStep(k, focus) {
-    if (k < 0 || k >= steps.length) return;
-    onStage = k;
-    steps.forEach(function (s, j) { s.hidden = j !== k; });
-    $all("[data-goto]").forEach(function (a) {
-      if (a.classList.contains("seat")) {
-        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-onStage", "step");
-        else a.removeAttribute("aria-onStage");
-      }
-    });
-    var step = steps[k];
-    if (turn) {
-      turn.hidden = false;
-      var seat = step.dataset.seat;
-      turn.querySelector("[data-turn-name]").textContent = step.dataset.stageLabel;
-      var dot = turn.querySelector("[data-turn-dot]");
-      var h = step.querySelector("h2 .dot");
-      dot.innerHTML = "";
-      if (h) dot.appendChild(h.cloneNode(true));
-      var total = turn.querySelector("[data-turn-total]");
-      if (seat !== undefined) {
-        total.hidden = false;
-        total.setAttribute("data-seat-total", seat);
-        var chip = document.querySelector('.steps-list [data-seat-total="' + seat + '"]');
-        total.textContent = chip ? chip.textContent : "";
-      } else {
-        total.hidden = true;
-        total.removeAttribute("data-seat-total");
-      }
-      var next = turn.querySelector("[data-next]");
-      next.hidden = k + 1 >= steps.length;
-      var following = steps[k + 1];
-      next.textContent = following && following.dataset.seat !== undefined ? T("next_player") : T("next_step");
-      if (following) next.setAttribute("aria-label", next.textContent + " : " + following.dataset.stageLabel);
-    }
-    if (focus !== false) {
-      var list = document.querySelector(".steps-list");
-      window.scrollTo(0, list ? Math.max(0, list.getBoundingClientRect().top + window.pageYOffset - 70) : 0);
-    }
-    if (focus === true) {
-      var first = fieldsOf(k)[0];
-      if (first) first.focus({ preventScroll: true });
-    }
-  }
-
-  if (steps.length > 1) {
-    form.classList.add("stepped");
-    var start = stepIndex(location.hash.slice(1));
-    if (start < 0 && location.hash.length > 1) start = stepOf(document.getElementById(location.hash.slice(1)));
-    if (start < 0) {  // a refused post: the first step with a message
-      var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
-      start = firstBad ? stepOf(firstBad) : 0;
-    }
-    showStep(Math.max(0, start), false);
-    flagSteps();
-
-    document.addEventListener("click", function (e) {
-      var go = e.target.closest("[data-goto]");
-      if (go) {
-        e.preventDefault();
-        showStep(stepIndex(go.dataset.goto), true);
-        return;
-      }
-      if (e.target.closest("[data-next]")) { showStep(onStage + 1, true); return; }
-      /* a link to a field inside a hidden step (the error summary): show the step, then follow it */
-      var link = e.target.closest('a[href^="#"]');
-      if (link && link.getAttribute("href").length > 1) {
-        var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
-        var k = stepOf(target);
-        if (k >= 0 && k !== onStage) showStep(k, false);
-      }
-    });
-    window.addEventListener("hashchange", function () {
-      var target = document.getElementById(location.hash.slice(1));
-      var k = stepOf(target);
-      if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
-    });
-    /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
-       a hidden one; on the step's last field it goes on to the next step. */
-    form.addEventListener("keydown", function (e) {
-      if (e.key !== "Enter" || e.isComposing || !e.target.matches("input")) return;
-      if (/^(submit|button|checkbox|radio)$/.test(e.target.type)) return;
-      var list = fieldsOf(onStage);
-      var at = list.indexOf(e.target);
-      if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
-      if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
-      /* the last step's last field: the page's main action (the Enter key handler above) */
-    });
-  }
 
   if (!form || !form.dataset.autosave || !window.fetch || !window.FormData) return;
 
@@ -600,15 +266,12 @@
     return wrap;
   }
 
-  /* Running totals from a save; none (a draft the rules cannot score yet, a conflict): a dash, never
-     an old number. */
-  var storedTotals = null;  // the totals of what the server holds, from the last answer
-  function showTotals(totals) {
-    $all("[data-seat-total]").forEach(function (el) {
-      var total = (totals || [])[+el.getAttribute("data-seat-total")];
-      el.textContent = total === undefined ? "\u2013" : total;
-    });
-  }
+  /* the totals of what the server holds (steps.js shows them): the page's, then each answer's */
+  var storedTotals = [];
+  $all(".steps-list [data-seat-total]").forEach(function (el) {
+    var text = el.textContent.trim();
+    storedTotals[+el.getAttribute("data-seat-total")] = text === "\u2013" ? undefined : text;
+  });
 
   /* What the player last touched stays where it is on the screen while a save's answer fills
      messages above it (a warning for a player still being entered): the page scrolls by what they
@@ -688,6 +351,7 @@
       return;
     }
     inFlight = true;
+    staleTotals(Object.keys(sent));  // a restored draft's fields too: their totals are the answer's
     var data = new FormData();
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
@@ -780,6 +444,7 @@
     if (e && e.target && e.target.name) copyTo(e.target);
     writeDraft();
     if (paused) return;
+    staleTotals(Object.keys(changes(true)));  // "–" until the answer says the new totals
     say(T("pending"), "busy");
     clearTimeout(timer);
     timer = setTimeout(save, DELAY);
@@ -842,6 +507,7 @@
   });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
+  form.addEventListener("row-removed", function () { changed(); });  // fields.js: a row gone
   window.addEventListener("online", function () { if (pending()) save(); else catchUp(); });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden" && timer) save(true);

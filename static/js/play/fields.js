@@ -1,0 +1,236 @@
+/* The play pages' fields, enhanced: steppers, list rows (add, remove, renumber), show-if and
+   copy-to, the Enter key. Everything here is optional: without JS the forms are plain inputs and
+   submit buttons. First of the three play scripts (then steps.js, autosave.js; they run in document
+   order and share `window.Play`). Markup contract (written by templates/play/_fields.html): see
+   companion/forms/__init__.py. */
+(function () {
+  "use strict";
+
+  var Play = window.Play = window.Play || {};
+
+  function $all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+  function fire(el) { el.dispatchEvent(new Event("input", { bubbles: true })); }
+
+  /* ---------------------------------------------------------------- steppers */
+
+  function stepper(input) {
+    if (input.dataset.enhanced) return;
+    input.dataset.enhanced = "1";
+    var wrap = document.createElement("span");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    [["-1", "\u2212", T("minus")], null, ["1", "+", T("plus")]].forEach(function (b) {
+      if (!b) { wrap.appendChild(input); return; }
+      var btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = "step";
+      btn.dataset.step = b[0];
+      btn.textContent = b[1];
+      btn.setAttribute("aria-label", b[2]);
+      wrap.appendChild(btn);
+    });
+  }
+
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest("button[data-step]");
+    if (!btn) return;
+    var input = btn.parentNode.querySelector("input");
+    var min = input.hasAttribute("min") ? parseInt(input.getAttribute("min"), 10) : 0;
+    var max = input.hasAttribute("max") ? parseInt(input.getAttribute("max"), 10) : Infinity;
+    var value = parseInt(input.value, 10);
+    var step = parseInt(btn.dataset.step, 10);
+    value = isNaN(value) ? (step > 0 ? Math.max(min, 0 + step) : min) : value + step;
+    input.value = String(Math.min(max, Math.max(min, value)));
+    fire(input);
+  });
+
+  /* ---------------------------------------------------------------- rows
+
+     A list is [data-rows=NAME] holding rows [data-row]; a row may hold lists of its own (a city's
+     tiles), so a list only ever counts its DIRECT rows: those whose nearest enclosing list it is. */
+
+  var RENAMED = ["name", "id", "for", "aria-describedby", "data-rows", "data-copy-from"];
+
+  function ownerOf(el) { return el.parentNode ? el.parentNode.closest("[data-rows]") : null; }
+  function rowsOf(box) { return $all("[data-row]", box).filter(function (r) { return ownerOf(r) === box; }); }
+  function addButtonOf(box) {
+    return $all("button[name=add_row]", box).filter(function (b) { return ownerOf(b) === box; })[0] || null;
+  }
+  function listsIn(row) {  // the lists a row holds directly (not those of its inner rows)
+    return $all("[data-rows]", row).filter(function (b) { return b.parentNode.closest("[data-row]") === row; });
+  }
+
+  /* Each token of a name / id / describedby list that starts with (x-)BASE-<n> gets BASE-<i>: the
+     first occurrence only, so a list named like one of its own fields cannot be renamed twice. */
+  function renamer(base, i) {
+    var re = new RegExp("^([a-z]-)?" + escapeRe(base) + "-\\d+(?=-|$)");
+    return function (value) {
+      return value.split(/(\s+)/).map(function (token) {
+        return token.replace(re, function (m, prefix) { return (prefix || "") + base + "-" + i; });
+      }).join("");
+    };
+  }
+
+  function renumber(box) {
+    var base = box.dataset.rows;
+    var rows = rowsOf(box);
+    rows.forEach(function (row, i) {
+      var rename = renamer(base, i);
+      $all("*", row).forEach(function (el) {
+        RENAMED.forEach(function (attr) {
+          var v = el.getAttribute(attr);
+          if (v) el.setAttribute(attr, rename(v));
+        });
+        if (el.matches("button[name=add_row]")) el.value = rename(el.value);
+      });
+      var label = row.querySelector("legend, label");
+      if (label) label.textContent = box.dataset.itemLabel + " " + (i + 1);
+      listsIn(row).forEach(renumber);  // their own rows, under their new name
+    });
+    var add = addButtonOf(box);
+    if (add) add.hidden = rows.length >= parseInt(box.dataset.max, 10);
+  }
+
+  function clear(el) {
+    $all("input, select", el).forEach(function (i) {
+      if (i.type === "checkbox" || i.type === "radio") i.checked = false; else i.value = "";
+    });
+    $all(".field-error", el).forEach(function (p) { p.textContent = ""; });
+    $all(".theirs", el).forEach(function (p) { p.remove(); });
+    $all(".has-error", el).forEach(function (p) { p.classList.remove("has-error"); });
+    $all("[aria-invalid=true]", el).forEach(function (p) { p.setAttribute("aria-invalid", "false"); });
+  }
+
+  /* A blank copy of a row: every list inside keeps one blank row. */
+  function blank(row) {
+    listsIn(row).forEach(function (inner) {
+      rowsOf(inner).forEach(function (r, i) { if (i) r.remove(); });
+    });
+    clear(row);
+  }
+
+  /* Each row's remove button, its own (a direct child): "×" named by data-remove-label, or, for a row
+     holding a list, the label written out below the row so it is not read as its last inner row's. */
+  function decorate(row) {
+    var box = ownerOf(row);
+    var mine = Array.prototype.filter.call(row.children, function (c) { return c.matches("[data-remove-row]"); });
+    if (mine.length || !box) return;
+    var label = box.dataset.removeLabel || T("remove_row");
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.dataset.removeRow = "";
+    if (listsIn(row).length) {
+      row.classList.add("holds-list");
+      btn.className = "ghost remove-row worded";
+      btn.textContent = label;
+    } else {
+      btn.className = "ghost remove-row";
+      btn.setAttribute("aria-label", label);
+      btn.textContent = "\u00d7";
+    }
+    row.appendChild(btn);
+  }
+
+  function addRow(box) {
+    var rows = rowsOf(box);
+    if (rows.length >= parseInt(box.dataset.max, 10)) return null;
+    var last = rows[rows.length - 1];
+    var row = last.cloneNode(true);
+    blank(row);
+    last.parentNode.insertBefore(row, last.nextSibling);
+    renumber(box);
+    return row;
+  }
+
+  $all("[data-row]").forEach(decorate);
+  $all("[data-rows]").filter(function (box) { return !ownerOf(box); }).forEach(renumber);
+
+  document.addEventListener("click", function (e) {
+    var add = e.target.closest("button[name=add_row]");
+    if (add && ownerOf(add)) {
+      e.preventDefault();
+      var row = addRow(ownerOf(add));
+      /* the cursor goes to the new row's first field to type in (a chip or a box takes a tap anyway) */
+      if (row) {
+        var first = row.querySelector("input[type=text], input:not([type]), input[type=number], select") ||
+          row.querySelector("input, select");
+        if (first) first.focus();
+      }
+      return;
+    }
+    var remove = e.target.closest("[data-remove-row]");
+    if (remove) {
+      var row2 = remove.closest("[data-row]");
+      var rowsBox = ownerOf(row2);
+      if (rowsOf(rowsBox).length > 1) row2.remove(); else blank(row2);
+      renumber(rowsBox);
+      /* a change of the form's (autosave.js saves it): its fields are gone, no input event says so */
+      var owner = rowsBox.closest("form");
+      if (owner) owner.dispatchEvent(new CustomEvent("row-removed"));
+    }
+  });
+
+  /* ---------------------------------------------------------------- show-if, copy-to */
+
+  function showIf() {
+    $all("[data-show-if]").forEach(function (el) {
+      var parts = el.dataset.showIf.split("=");
+      var chosen = document.querySelector('input[name="' + parts[0] + '"]:checked');
+      el.hidden = !chosen || chosen.value !== parts[1];
+    });
+  }
+
+  function copyTo(input) {
+    var box = input.closest("[data-copy-to]");
+    if (!box || !input.name) return;
+    var suffix = input.name.slice(box.dataset.copyFrom.length);
+    var target = "-" + box.dataset.copyTo + suffix;
+    $all("input").forEach(function (other) {
+      if (other !== input && other.name && other.name.slice(-target.length) === target) other.value = input.value;
+    });
+  }
+
+  document.addEventListener("change", showIf);
+
+  /* ---------------------------------------------------------------- other pages */
+
+  $all("select[data-swatch]").forEach(function (select) {
+    select.addEventListener("change", function () {
+      var circle = select.parentNode.querySelector("circle");
+      if (circle) circle.setAttribute("fill", select.value);
+    });
+  });
+
+  /* ---------------------------------------------------------------- Enter key
+
+     Enter moves to the next field to type in (a phone keyboard's "suivant"), never submits halfway
+     (the first submit button of the score form is a list's "Ajouter ..."); on the last field it does
+     the page's main action ([data-main]). On a form marked data-enter-done, Enter on a blank field
+     is the main action too (the new-game page: the last players' seats are optional). */
+  function typable(el) {
+    return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=checkbox])" +
+                      ":not([type=radio]), textarea") && !el.disabled && !el.readOnly && el.offsetParent !== null;
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" || e.isComposing || e.defaultPrevented) return;
+    var el = e.target, owner = el.form;
+    if (!owner || !el.matches("input, select") || el.matches("[type=submit], [type=button]")) return;
+    e.preventDefault();
+    var all = $all("input, select, textarea", owner);
+    var next = all.slice(all.indexOf(el) + 1).filter(typable)[0];
+    var blankDone = owner.hasAttribute("data-enter-done") && typable(el) && !el.value.trim();
+    if (next && !blankDone) { next.focus(); return; }
+    var main = owner.querySelector("[data-main]");
+    if (!main) return;
+    if (owner.requestSubmit) owner.requestSubmit(main); else main.click();
+  });
+
+  $all("input[data-stepper]").forEach(stepper);
+
+  Play.$all = $all;
+  Play.rowsOf = rowsOf;
+  Play.addRow = addRow;
+  Play.showIf = showIf;
+  Play.copyTo = copyTo;
+})();

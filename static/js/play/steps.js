@@ -1,0 +1,158 @@
+/* The play page, one step at a time: the list of steps, the previous / next links, "Joueur suivant"
+   in the sticky bar, the running totals. Second of the play scripts (after fields.js). */
+(function () {
+  "use strict";
+
+  var Play = window.Play = window.Play || {};
+  var $all = Play.$all;
+  var form = document.getElementById("end-state");
+
+  /* ---------------------------------------------------------------- one step at a time
+
+     Each [data-stage] of the form is a step (the table, then each player). Without JS they are all
+     shown in order; here one is shown at a time, reached from the list of steps, the previous / next
+     links at its foot, "Joueur suivant" in the sticky bar, or any link to a field inside it (the error
+     summary). Hidden steps keep their fields in the form: a save always carries everything. */
+  var steps = form ? $all("[data-stage]", form) : [];
+  var onStage = -1;
+  var turn = document.querySelector("[data-turn]");
+
+  function stepIndex(id) {
+    for (var k = 0; k < steps.length; k++) if (steps[k].id === id) return k;
+    return -1;
+  }
+  function stepOf(el) { var s = el && el.closest ? el.closest("[data-stage]") : null; return s ? steps.indexOf(s) : -1; }
+  function stepTypable(el) {
+    return el.matches("input[type=text], input:not([type]), input[type=number], select, textarea") &&
+      !el.disabled && !el.readOnly && el.offsetParent !== null;
+  }
+  function fieldsOf(k) { return k < 0 ? [] : $all("input, select, textarea", steps[k]).filter(stepTypable); }
+
+  function flagSteps() {
+    steps.forEach(function (s) {
+      var bad = !!s.querySelector(".has-error, .field-error:not(:empty)");
+      $all('[data-goto="' + s.id + '"]').forEach(function (a) {
+        if (a.classList.contains("seat")) a.classList.toggle("has-error", bad);
+      });
+    });
+  }
+
+  function showStep(k, focus) {
+    if (k < 0 || k >= steps.length) return;
+    onStage = k;
+    steps.forEach(function (s, j) { s.hidden = j !== k; });
+    $all("[data-goto]").forEach(function (a) {
+      if (a.classList.contains("seat")) {
+        if (a.dataset.goto === steps[k].id) a.setAttribute("aria-current", "step");
+        else a.removeAttribute("aria-current");
+      }
+    });
+    var step = steps[k];
+    if (turn) {
+      turn.hidden = false;
+      var seat = step.dataset.seat;
+      turn.querySelector("[data-turn-name]").textContent = step.dataset.stageLabel;
+      var dot = turn.querySelector("[data-turn-dot]");
+      var h = step.querySelector("h2 .dot");
+      dot.innerHTML = "";
+      if (h) dot.appendChild(h.cloneNode(true));
+      var total = turn.querySelector("[data-turn-total]");
+      if (seat !== undefined) {
+        total.hidden = false;
+        total.setAttribute("data-seat-total", seat);
+        var chip = document.querySelector('.steps-list [data-seat-total="' + seat + '"]');
+        total.textContent = chip ? chip.textContent : "";
+      } else {
+        total.hidden = true;
+        total.removeAttribute("data-seat-total");
+      }
+      var next = turn.querySelector("[data-next]");
+      next.hidden = k + 1 >= steps.length;
+      var following = steps[k + 1];
+      /* "Suivant" on screen (the bar is one row at 390 px), said in full: "Joueur suivant : Inès" */
+      next.textContent = T("next");
+      var spoken = following && following.dataset.seat !== undefined ? "next_player_named" : "next_step_named";
+      if (following) next.setAttribute("aria-label", T(spoken, {name: following.dataset.stageLabel}));
+    }
+    if (focus !== false) {
+      var list = document.querySelector(".steps-list");
+      window.scrollTo(0, list ? Math.max(0, list.getBoundingClientRect().top + window.pageYOffset - 70) : 0);
+    }
+    if (focus === true) {
+      var first = fieldsOf(k)[0];
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  if (steps.length > 1) {
+    form.classList.add("stepped");
+    var start = stepIndex(location.hash.slice(1));
+    if (start < 0 && location.hash.length > 1) start = stepOf(document.getElementById(location.hash.slice(1)));
+    if (start < 0) {  // a refused post: the first step with a message
+      var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
+      start = firstBad ? stepOf(firstBad) : 0;
+    }
+    showStep(Math.max(0, start), false);
+    flagSteps();
+
+    document.addEventListener("click", function (e) {
+      var go = e.target.closest("[data-goto]");
+      if (go) {
+        e.preventDefault();
+        showStep(stepIndex(go.dataset.goto), true);
+        return;
+      }
+      if (e.target.closest("[data-next]")) { showStep(onStage + 1, true); return; }
+      /* a link to a field inside a hidden step (the error summary): show the step, then follow it */
+      var link = e.target.closest('a[href^="#"]');
+      if (link && link.getAttribute("href").length > 1) {
+        var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+        var k = stepOf(target);
+        if (k >= 0 && k !== onStage) showStep(k, false);
+      }
+    });
+    window.addEventListener("hashchange", function () {
+      var target = document.getElementById(location.hash.slice(1));
+      var k = stepOf(target);
+      if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
+    });
+    /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
+       a hidden one; on the step's last field it goes on to the next step. */
+    form.addEventListener("keydown", function (e) {
+      if (e.key !== "Enter" || e.isComposing || !e.target.matches("input")) return;
+      if (/^(submit|button|checkbox|radio)$/.test(e.target.type)) return;
+      var list = fieldsOf(onStage);
+      var at = list.indexOf(e.target);
+      if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
+      if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
+      /* the last step's last field: the page's main action (the Enter key handler above) */
+    });
+  }
+
+  /* Running totals from a save; none (a draft the rules cannot score yet, a conflict): a dash, never
+     an old number. */
+  function showTotals(totals) {
+    $all("[data-seat-total]").forEach(function (el) {
+      var total = (totals || [])[+el.getAttribute("data-seat-total")];
+      el.textContent = total === undefined ? "\u2013" : total;
+    });
+  }
+
+  /* A change on its way to the server: the totals it changes show a dash until the answer brings
+     theirs (an old number would read as this change's result). A player's own field changes their
+     total; any other (a city, a building card) may change everyone's. */
+  function staleTotals(names) {
+    var seats = {}, all = false;
+    names.forEach(function (n) {
+      var m = /^players-(\d+)-/.exec(n);
+      if (m) seats[m[1]] = 1; else all = true;
+    });
+    $all("[data-seat-total]").forEach(function (el) {
+      if (all || seats[el.getAttribute("data-seat-total")]) el.textContent = "\u2013";
+    });
+  }
+
+  Play.flagSteps = flagSteps;
+  Play.staleTotals = staleTotals;
+  Play.showTotals = showTotals;
+})();
