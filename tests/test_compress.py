@@ -16,6 +16,7 @@ from werkzeug.http import parse_accept_header
 from companion.compress import chosen
 
 ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = "/static/js/play/autosave.js"
 
 
 def _accept(header: str):
@@ -55,18 +56,18 @@ def test_each_static_copy_has_its_validator_and_revalidates_to_304(client):
     copies = {}
     for header, encoding, suffix, decode in (("br", "br", '-br"', brotli.decompress),
                                              ("gzip", "gzip", '-gz"', gzip.decompress)):
-        first = client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header})
+        first = client.get(SCRIPT, headers={"Accept-Encoding": header})
         assert first.headers["Content-Encoding"] == encoding and decode(first.data) == plain_bytes
         etag = first.headers["ETag"]
         assert etag.endswith(suffix)
-        again = client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header, "If-None-Match": etag})
+        again = client.get(SCRIPT, headers={"Accept-Encoding": header, "If-None-Match": etag})
         assert again.status_code == 304 and again.data == b""
         # compressed once: the second full answer is the same bytes
-        assert client.get("/static/js/play/autosave.js", headers={"Accept-Encoding": header}).data == first.data
+        assert client.get(SCRIPT, headers={"Accept-Encoding": header}).data == first.data
         copies[encoding] = etag
     assert copies["br"] != copies["gzip"]
     # the gzip copy's validator does not stand for the brotli copy
-    other = client.get("/static/js/play/autosave.js",
+    other = client.get(SCRIPT,
                        headers={"Accept-Encoding": "br", "If-None-Match": copies["gzip"]})
     assert other.status_code == 200 and brotli.decompress(other.data) == plain_bytes
 
