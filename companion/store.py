@@ -122,15 +122,21 @@ def read_row(query, values: dict):
     return row
 
 
-def save(record: GameRecord, document: dict, version: int, *, status: str | None = None) -> GameRecord:
+MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
+
+
+def save(record: GameRecord, document: dict, version: int, *, status: str | None = None,
+         result=MISSING) -> GameRecord:
     """Store `document` if `version` is still the stored one; raise StaleVersion otherwise.
 
     The check and the write are one UPDATE ... WHERE version = :version, so two phones saving at
     the same instant cannot both win, whatever the database or the number of workers. The new
-    version's summary (`summary_for`) is written in the same statement.
+    version's summary (`summary_for`) is written in the same statement. `result`: the engine's
+    result of `document` (None: it does not score) when the caller has just computed it, so the
+    save does not score it twice.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
-              "summary": summary_for(document, version + 1)}
+              "summary": summary_for(document, version + 1, result)}
     if status:
         values["status"] = status
     done = db.session.execute(
@@ -149,10 +155,12 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     return record
 
 
-def summary_for(document: dict, version: int) -> dict:
+def summary_for(document: dict, version: int, result=MISSING) -> dict:
     """The summary stored with `document` at `version` (companion.summaries), in the statement that
     writes the document: whatever writes a game's document writes this beside it, so the statistics
-    and the exports read summaries and score nothing."""
+    and the exports read summaries and score nothing. `result`: see `save`."""
+    if result is not MISSING:
+        return summaries.make(document, version, result=result)
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
     # Scored through result_of's cache: the answer to a save reads the same result again.
     return summaries.make(document, version, result=_result_of_text(text, i18n.current()))

@@ -24,7 +24,7 @@ NAMES = ["Éloïse", "Jules", "Inès", "Yanis"]
 TRIALS = 250  # per variant: 1,250 change sets in all
 
 
-def _write(record, document, version, *, status=None):
+def _write(record, document, version, *, status=None, result=None):
     return SimpleNamespace(document=document, version=version + 1, status=status or record.status)
 
 
@@ -72,7 +72,7 @@ def _answer(out) -> dict:
 def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant, seed):
     rng = random.Random(seed)
     sc = forms.screens(game)
-    direct_saves, seen = 0, set()
+    direct_saves, derived, seen = 0, 0, set()
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -118,6 +118,15 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                         dict(after.blanks), dict(after.limits)) == \
                        (dict(built.values), dict(built.shown), built.document, dict(built.paths),
                         dict(built.blanks), dict(built.limits)), trial
+                # another worker, which never saw this document: its view made without a form from
+                # one of the same skeleton when it has one, and the same as the form's
+                forms._STORED.clear()
+                made = forms.stored(sc, a.record.document)
+                derived += direct.labels_of(sc, a.record.document) is not None
+                assert (dict(made.values), dict(made.shown), made.document, dict(made.paths),
+                        dict(made.blanks), dict(made.limits)) == \
+                       (dict(built.values), dict(built.shown), built.document, dict(built.paths),
+                        dict(built.blanks), dict(built.limits)), trial
                 ours, theirs = a.record, b.record
                 if history[-1] != dict(after.values):
                     history.append(dict(after.values))
@@ -125,3 +134,4 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     assert {kind for kind, _ok in seen} == {"saved", "invalid", "conflict"}, seen
     if game != "reterra":  # Reterra's players check their mode's fields together: always the form
         assert direct_saves > TRIALS // 2, direct_saves
+        assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before

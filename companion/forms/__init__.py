@@ -140,7 +140,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from types import MappingProxyType, ModuleType
 
 from flask_wtf import FlaskForm
@@ -967,7 +967,9 @@ def stored(screens_: Screens, document: dict) -> Stored:
         if found is not None:
             _STORED.move_to_end(key)
             return found
-    found = _stored(*key)
+    from . import direct  # a document seen before but for a few numbers: its view without a form
+
+    found = direct.view_of(screens_, document, key[1], key[2], partial(_stored, *key))
     _keep(key, found)
     return found
 
@@ -990,14 +992,16 @@ def remember(screens_: Screens, document: dict, view: Stored) -> None:
     _keep((screens_.id, json.dumps(document, sort_keys=True, ensure_ascii=False), i18n.current()), view)
 
 
-def _stored(game_id: str, text: str, lang: str) -> Stored:
+def _stored(game_id: str, text: str, lang: str, labelled: bool = False):
+    """The `Stored` view made with the form (`labelled`: with its fields' `labels` beside it)."""
     sc = screens(game_id)
     form = sc.form(json.loads(text))
     document, paths = sc.to_document(json.loads(text), form)
     limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
     # shared by every request of this process: read only
-    return Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
+    view = Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
                   MappingProxyType(paths), MappingProxyType(blank_texts(form)))
+    return (view, labels(form)) if labelled else view
 
 
 def blank_texts(form) -> dict[str, str]:

@@ -24,6 +24,8 @@ card is shared).
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -31,6 +33,7 @@ from types import MappingProxyType
 from wtforms import Form
 from wtforms.fields import BooleanField, FieldList, FormField
 
+from ..games import i18n
 from ..games.core import join
 from ..games.i18n import _
 
@@ -249,3 +252,180 @@ def check(sc, document: dict, messages: dict[str, str], paths) -> object:
 
 def key_of(document: dict) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- stored views without a form
+#
+# Every save reads the stored document's `Stored` view. A process keeps the views it made, but with
+# several workers a table's saves land on each in turn, and a view missing there meant a WTForms form
+# of the whole game (~180 fields) built again, for a document that differs from one seen moments ago
+# only in a few numbers. So views are also kept by the document's *skeleton*, the document without the
+# values of its direct fields (`_spec`): a document with a skeleton seen before gets the view made
+# for it, its direct fields read from the document itself. A new skeleton (a row added, a name
+# changed, a board painted) builds the form once.
+
+_TEMPLATES: OrderedDict = OrderedDict()  # (game, variant, players, skeleton text, language) -> Template
+_TEMPLATES_LOCK = threading.Lock()
+TEMPLATES_MAX = 256
+_CUT = "\x00"  # a fixed list's number, in a skeleton: its place kept
+
+
+@dataclass(frozen=True)
+class Template:
+    """A view made with a form, for the documents of one skeleton, and its fields' names for a
+    player (the error summary)."""
+
+    view: object  # forms.Stored
+    labels: MappingProxyType
+
+
+@cache
+def _tree(game_id: str, variant: str, n_players: int) -> tuple[dict, tuple[str, ...]]:
+    """The direct fields as a tree of their steps (leaves: their names), and their names, without
+    those a game's `NOT_DIRECT` names (their value decides other fields': they stay in the
+    skeleton)."""
+    from . import screens
+
+    excluded = getattr(screens(game_id).module, "NOT_DIRECT", None)
+    tree: dict = {}
+    names = []
+    for name, f in _spec(game_id, variant, n_players).items():
+        if excluded is not None and excluded.fullmatch(name):
+            continue
+        node = tree
+        for step in f.steps[:-1]:
+            node = node.setdefault(step, {})
+        node[f.steps[-1]] = name
+        names.append(name)
+    return tree, tuple(names)
+
+
+def _normal(f: Leaf, value) -> bool:
+    """Whether a direct field's stored value is as its form writes it (else: the form decides)."""
+    if f.kind == "flag":
+        return value is True
+    return type(value) is int
+
+
+def _skeleton(value, tree, spec):
+    """`value` without its direct fields' values, or None when one of them is not as the form
+    writes it (a number stored as text, a box stored as false: the form's view is the one). A group
+    left with none of its fields is left out, as the form leaves an empty group out."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            sub = tree.get(k)
+            if sub is None:
+                out[k] = v
+            elif isinstance(sub, str):
+                if not _normal(spec[sub], v):
+                    return None
+            else:
+                if v == {}:
+                    return None  # an empty group: the form leaves it out
+                v = _skeleton(v, sub, spec)
+                if v is None:
+                    return None
+                if v != {}:
+                    out[k] = v
+        return out
+    if isinstance(value, list):
+        out = []
+        for i, v in enumerate(value):
+            sub = tree.get(i)
+            if sub is None:
+                out.append(v)
+            elif isinstance(sub, str):
+                if not _normal(spec[sub], v):
+                    return None
+                out.append(_CUT)
+            else:
+                v = _skeleton(v, sub, spec)
+                if v is None:
+                    return None
+                out.append(v)
+        return out
+    return value
+
+
+def _texts(f: Leaf, value) -> tuple[str, str]:
+    """A direct field's (posted text, value as a person reads it) for its stored value."""
+    if f.kind == "flag":
+        return ("y", _("oui")) if value is True else ("", _("non"))
+    text = "" if value is None else str(value)
+    return text, text
+
+
+def _at(document, steps):
+    node = document
+    for step in steps:
+        if isinstance(node, dict):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def _skeleton_key(sc, document: dict, lang: str):
+    """The key of a document's skeleton, or None when it has none (no direct field, or a value the
+    form would write otherwise)."""
+    try:
+        variant, n = document["variant"], len(document.get("players", []))
+        tree, names = _tree(sc.id, variant, n)
+    except (KeyError, TypeError):
+        return None
+    if not names:
+        return None
+    skeleton = _skeleton(document, tree, _spec(sc.id, variant, n))
+    if skeleton is None:
+        return None
+    return (sc.id, variant, n, json.dumps(skeleton, sort_keys=True, ensure_ascii=False), lang), names
+
+
+def _template(key) -> Template | None:
+    with _TEMPLATES_LOCK:
+        found = _TEMPLATES.get(key)
+        if found is not None:
+            _TEMPLATES.move_to_end(key)
+        return found
+
+
+def view_of(sc, document: dict, text: str, lang: str, build):
+    """The `Stored` view of `document` (`text`: its JSON, sorted): from the view made for its
+    skeleton when there is one, else `build()` (the form's), kept for its skeleton."""
+    from . import Stored
+
+    found = _skeleton_key(sc, document, lang)
+    if found is None:
+        return build()
+    key, names = found
+    template = _template(key)
+    if template is None:
+        view, named = build(labelled=True)
+        if _skeleton_key(sc, view.document, lang) == found:  # the form writes it as it is stored
+            with _TEMPLATES_LOCK:
+                _TEMPLATES[key] = Template(view, MappingProxyType(named))
+                while len(_TEMPLATES) > TEMPLATES_MAX:
+                    _TEMPLATES.popitem(last=False)
+        return view
+    base = template.view
+    values, shown = dict(base.values), dict(base.shown)
+    spec = _spec(*key[:3])
+    for name in names:
+        values[name], shown[name] = _texts(spec[name], _at(document, spec[name].steps))
+    return Stored(MappingProxyType(values), MappingProxyType(shown), base.limits, document, base.paths,
+                  base.blanks)
+
+
+def labels_of(sc, document: dict) -> MappingProxyType | None:
+    """Field name -> its name for a player, for the stored document's fields (the error summary of
+    an answer), from its skeleton's view; None when none is kept (the caller builds the form)."""
+    found = _skeleton_key(sc, document, i18n.current())
+    if found is None:
+        return None
+    template = _template(found[0])
+    return template.labels if template is not None else None
