@@ -72,7 +72,7 @@ def _answer(out) -> dict:
 def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant, seed):
     rng = random.Random(seed)
     sc = forms.screens(game)
-    direct_saves, derived, seen = 0, 0, set()
+    direct_saves, derived, named, seen = 0, 0, 0, set()
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -101,11 +101,17 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
-                if a.kind == "conflict":  # the phone's field names in the answer: from the form
-                    assert forms.summary(a.form, {n: [v] for n, v in a.theirs.items()}) == \
+                # the fields named for a player in the answer: as the form names them, without a form
+                # when the save built none
+                if a.kind == "conflict":
+                    assert direct.summary(sc, a.record.document, a.form,
+                                          {n: [v] for n, v in a.theirs.items()}) == \
                         forms.summary(b.form, {n: [v] for n, v in b.theirs.items()})
                 if a.checked.errors:
-                    assert forms.summary(a.form, a.checked.errors) == forms.summary(b.form, b.checked.errors)
+                    assert direct.summary(sc, a.record.document, a.form, a.checked.errors) == \
+                        forms.summary(b.form, b.checked.errors), trial
+                if isinstance(a.form, forms.Lazy) and a.kind != "saved":
+                    named += a.form._form is None
                 # the stored values kept after a save made without a form are the form's
                 after = forms.stored(sc, a.record.document)
                 built = forms._stored(sc.id, json.dumps(a.record.document, sort_keys=True,
@@ -135,3 +141,4 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     if game != "reterra":  # Reterra's players check their mode's fields together: always the form
         assert direct_saves > TRIALS // 2, direct_saves
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
+        assert named > 0, named  # refusals and conflicts of direct saves named without a form

@@ -429,3 +429,19 @@ def labels_of(sc, document: dict) -> MappingProxyType | None:
         return None
     template = _template(found[0])
     return template.labels if template is not None else None
+
+
+def summary(sc, document: dict, form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """`forms.summary` of an answer: the fields named from the stored document's skeleton when the
+    save built no form (`form` a `forms.Lazy` not made yet), else from the form."""
+    from . import Lazy
+    from . import summary as of_form
+
+    if not errors:
+        return []
+    named = labels_of(sc, document) if isinstance(form, Lazy) and form._form is None else None
+    if named is None:
+        return of_form(form, errors)
+    order = {name: k for k, name in enumerate(named)}
+    return [(name, named.get(name, name), " · ".join(errors[name]))
+            for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
