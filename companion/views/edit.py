@@ -139,7 +139,7 @@ def edit(token: str):
 def save(token: str):
     """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
     non-blank stored value, so the page takes in what another phone saved meanwhile."""
-    record = store.by_edit_token(token)
+    record = store.held_by_edit_token(token)  # the game as a save needs it, without the ORM
     sc = screens_or_404(record.game)
     out = _submit(record, sc)
     checked = out.checked
