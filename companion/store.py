@@ -146,7 +146,10 @@ def held_by_edit_token(token: str) -> Held:
     return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
 
 
-_WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen")))
+# One statement, compiled once: building an UPDATE's values at each save cost more than running it.
+_WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
+          .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
+                   for name in ("document", "version", "updated_at", "summary", "status")}))
 
 MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
 
@@ -162,11 +165,9 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     save does not score it twice.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
-              "summary": summary_for(document, version + 1, result)}
-    if status:
-        values["status"] = status
+              "summary": summary_for(document, version + 1, result), "status": status or record.status}
     # a Core UPDATE on the session's connection: the ORM's bulk update path cost more than the write
-    done = db.session.connection().execute(_WRITE.values(**values), {"key": record.id, "seen": version})
+    done = db.session.connection().execute(_WRITE, {**values, "key": record.id, "seen": version})
     if done.rowcount != 1:
         db.session.rollback()
         if isinstance(record, Held):
