@@ -1080,37 +1080,11 @@ class Steps:
         return form, check(self.screens, document, form), differences(form, view)
 
     def direct(self, document: dict, save, view: Stored):
-        """An autosave laid on the stored document and checked by the engine, no form built
-        (`companion.forms.direct`), or None when it touches a field only the form can read.
-        Only the autosave goes this way: the no-JS post stays with WTForms, the reference."""
+        """An autosave laid on the stored document and checked by the engine, no form built, or
+        None when it touches a field only the form can read (`companion.forms.direct.lay_save`)."""
         from . import direct
 
-        if self.formdata is None or CHANGES not in self.formdata:
-            return None
-        if save.added or (save.keys and hasattr(self.screens.module, "keyed")):
-            return None
-        spec = direct.leaves_of(self.screens, view)
-        if not direct.eligible(self.screens, view, spec, save.changes):
-            return None
-        from ..saving.merge import lay
-
-        names = [p.get("name", "") for p in document.get("players", [])]
-        laid = lay(view, save.changes, names=names, rules=self.screens.module, blank=_("vide"))
-        written, messages = {}, {}
-        for name in spec:  # the page's order: the messages come out as the form gives them
-            if name in save.changes:
-                value, message = direct.read(spec[name], save.changes[name][1])
-                written[name] = value
-                if message:
-                    messages[name] = message
-        doc = direct.lay_on(view.document, written, spec)
-        checked = direct.check(self.screens, doc, messages, view.paths)
-        form = Lazy(lambda: self.merge(document, save.changes, view, save.added, save.keys).form)
-        # the stored values after it are made from these only when the stored document is the one
-        # its form writes (not so before a game's first save: fixed lists not written yet)
-        base = view if view.document == document else None
-        return direct.Laid(checked, laid.conflicts, dict(view.values), form, base, written, spec,
-                           laid.moved, laid.dropped)
+        return direct.lay_save(self, document, save, view)
 
     def written(self, merged, document: dict) -> None:
         """After a direct save is written: its stored values, made from the ones before it."""
