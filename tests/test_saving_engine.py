@@ -92,7 +92,7 @@ def _rows_touched(rng: random.Random, sc, view, picked: list[str]) -> list[str]:
 def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant, seed):
     rng = random.Random(seed)
     sc = forms.screens(game)
-    direct_saves, derived, named, row_saves, seen = 0, 0, 0, 0, set()
+    direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -110,6 +110,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
                 added = _rows_touched(rng, sc, view, picked) if rng.random() < 0.35 else []
+                card = [n for n in fields if n.startswith("card-")]  # Revive's shared card
+                if card and rng.random() < 0.15:
+                    picked.append(rng.choice(card))
                 changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
                 save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
@@ -122,6 +125,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lists = direct._rows(sc.id, variant, len(start["players"]))
                 row_saves += isinstance(a.form, forms.Lazy) and any(direct._row_of(n, lists)
                                                                     for n in save.changes)
+                card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
+                                                                     for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -167,3 +172,5 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
+        assert card_saves > 5, card_saves  # the shared card typed: no form either

@@ -11,9 +11,10 @@ written again (no second form either).
 So are the lists of rows whose row is a number or a group of numbers and boxes (Revive's great
 locations, Rebirth's farms and missions): a save touching one rebuilds the list from its rows after
 the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.relocate`).
-A save that touches anything else (a row holding a name, a choice or a list of its own, a player's
-name, a drawn board, a field whose value another field's display is read from, a game's own
-validation) goes through the merged WTForms form, which stays the reference:
+A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
+player's card line). A save that touches anything else (a row holding a name, a choice or a list of
+its own, a player's name, a drawn board, a field whose value another field's display is read from,
+a game's own validation) goes through the merged WTForms form, which stays the reference:
 `tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
 finds the same documents, messages, answers and stored values.
 
@@ -210,6 +211,7 @@ class Laid:
     moved: dict
     dropped: dict
     rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
+    texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
 
     def after(self, sc, document: dict) -> None:
         """The `Stored` view of the document just written, made from the one before (no form) and
@@ -246,6 +248,8 @@ class Laid:
             else:
                 text = "" if value is OMIT else str(value)
                 values[name] = shown[name] = text
+        for name, text in self.texts.items():
+            values[name] = shown[name] = text
         paths = paths if paths is view.paths else MappingProxyType(paths)
         remember(sc, document, Stored(MappingProxyType(values), MappingProxyType(shown), view.limits,
                                       document, paths, view.blanks))
@@ -631,15 +635,24 @@ def lay_save(steps, document: dict, save, view):
     doc = view.document
     rows = _rows(sc.id, doc["variant"], len(doc.get("players", [])))
     excluded = getattr(sc.module, "NOT_DIRECT", None)
-    leaves, touched = [], set()
+    leaves, touched, others = [], set(), {}
     for name in save.changes:
         if name in spec:
             leaves.append(name)
             continue
         found = _row_of(name, rows)
-        if found is None or (excluded is not None and excluded.fullmatch(name)):
+        if found is None:
+            others[name] = save.changes[name]  # a game's table field, if its `direct_table` reads it
+        elif excluded is not None and excluded.fullmatch(name):
             return None
-        touched.add(found[0])
+        else:
+            touched.add(found[0])
+    table = None
+    if others:
+        hook = getattr(sc.module, "direct_table", None)
+        table = hook(others, view.values, lambda field, text: read(spec[field], text)) if hook else None
+        if table is None:
+            return None
     for prefix in save.added:
         found = _row_of(prefix, rows)
         if found is None or found[2]:
@@ -660,6 +673,11 @@ def lay_save(steps, document: dict, save, view):
             written[name] = value
             if message:
                 messages[name] = message
+    texts = {}
+    if table is not None:  # what the game's fields write (the shared card into every player's line)
+        more, said, texts = table
+        written.update(more)
+        messages.update(said)
     paths, full = view.paths, spec
     if touched:
         paths, full = dict(view.paths), dict(spec)
@@ -677,4 +695,4 @@ def lay_save(steps, document: dict, save, view):
     # form writes (not so before a game's first save: fixed lists not written yet)
     base = view if view.document == document else None
     return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
-                laid.dropped, {t: rows[t] for t in touched})
+                laid.dropped, {t: rows[t] for t in touched}, texts)
