@@ -22,6 +22,7 @@ import argparse  # noqa: E402 - after gevent's patching, so sockets and sleeps c
 import contextlib  # noqa: E402
 import http.client  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import tempfile  # noqa: E402
@@ -201,12 +202,21 @@ def server(database: str):
 
     with tempfile.TemporaryDirectory(prefix="companion-tables-") as tmp:
         if database == "postgresql":
-            with servers.postgresql(load.free_port()) as url, load.gunicorn(url, Path(tmp)) as (host, _log):
-                yield host
+            with servers.postgresql(load.free_port()) as url, load.gunicorn(url, Path(tmp)) as (host, log):
+                yield host, log
         else:
             url = f"sqlite:///{Path(tmp) / 'tables.sqlite3'}"
-            with load.gunicorn(url, Path(tmp)) as (host, _log):
-                yield host
+            with load.gunicorn(url, Path(tmp)) as (host, log):
+                yield host, log
+
+
+def server_cpu(log: Path, offset: int) -> tuple[float, float]:
+    """The CPU time p50 (ms, the working thread's) of the saves and of the trivial route logged
+    after `offset`: what the phones' client and the other jobs of a shared machine inflate least."""
+    from bench import load
+
+    _served, _working, cpu = load.server_times(log, offset)
+    return percentile(cpu["autosave"], 0.5), percentile(cpu["trivial route"], 0.5)
 
 
 def collection_cost() -> str:
@@ -261,22 +271,26 @@ def main(argv: list[str] | None = None) -> int:
     began = time.monotonic()
     best = 0
     failed = False
-    with server(args.database) as host:
+    with server(args.database) as (host, log):
         where = urllib.parse.urlsplit(host)
         print(f"{args.database}: N tables x 4 phones, a save every 2-4 s per phone, "
               f"{args.seconds:g} s a step")
         print(f"{'N':>4} {'saves':>6} {'p50':>7} {'p95':>7} {'p99':>7} {'floor p50':>9} {'p50/floor':>9} "
-              f"{'conflicts':>9} {'false':>5} {'lost':>4} {'errors':>6}")
+              f"{'conflicts':>9} {'false':>5} {'lost':>4} {'errors':>6} {'CPU save':>8} {'floor':>6} "
+              f"{'CPU ratio':>9} {'load avg':>8}")
         for n in args.tables:
             if time.monotonic() - began > args.budget:
                 print(f"(budget of {args.budget:g} s spent: stopped before N={n})")
                 break
+            offset = log.stat().st_size
             step, lost = run_step(where.hostname, where.port, n, args.seconds, args.seed + n)
             p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
             fl = percentile(step.floor, 0.5)
+            cpu, cpu_floor = server_cpu(log, offset)  # this step's saves (its setup opens pages only)
             print(f"{n:>4} {len(step.saves):>6} {p50:>6.1f}ms {p95:>6.1f}ms {p99:>6.1f}ms {fl:>7.2f}ms "
                   f"{p50 / fl:>8.1f}x {step.conflicts:>9} {step.false_conflicts:>5} {lost:>4} "
-                  f"{step.errors:>6}",
+                  f"{step.errors:>6} {cpu:>6.2f}ms {cpu_floor:>4.2f}ms {cpu / cpu_floor:>8.1f}x "
+                  f"{os.getloadavg()[0]:>8.2f}",
                   flush=True)
             failed = failed or lost > 0 or step.false_conflicts > 0
             if p95 < LIMIT_MS:

@@ -129,7 +129,10 @@ class Table(FastHttpUser):
         first save, then the one field edited since."""
         self.saves += 1
         track = self.saves % 90
-        wanted = {k: v for k, v in form_fields(DOC, self.version).items() if k != "version"}
+        # never a page-only switch (data-local: play.js does not send it; `card_mode` was sent with
+        # every save here, which took every autosave through the form)
+        wanted = {k: v for k, v in form_fields(DOC, self.version).items()
+                  if k not in ("version", "card_mode")}
         wanted["players-0-track"] = str(track)
         changes = {k: [self.base.get(k, ""), v] for k, v in wanted.items() if self.base.get(k, "") != v}
         data = {"csrf_token": self.csrf, "version": str(self.version),
@@ -183,7 +186,8 @@ def gunicorn(database_url: str, tmp: Path):
                    check=True, capture_output=True, timeout=120)
     log, errors = tmp / "access.log", tmp / "error.log"
     args = ("--access-logfile", str(log), "--error-logfile", str(errors),
-            "--access-logformat", '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s')
+            "--access-logformat",
+            '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s %({companion.service_cpu_us}e)s')
     with servers.gunicorn("bench.floor_app:app()", free_port(), env, args, "/_floor", errors) as host:
         yield host, log
 
@@ -198,15 +202,17 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], ...]:
     """For each request logged after `offset`, by route: the server time (ms, from the request read
-    to the response written, waiting for a slot included) and the service time (ms, working only)."""
+    to the response written, waiting for a slot included), the service time (ms, working only) and
+    its CPU time (ms, the working thread's: what the other jobs of a shared machine inflate least)."""
     times: dict[str, list[float]] = {name: [] for name in ORDER}
     service: dict[str, list[float]] = {name: [] for name in ORDER}
+    cpu: dict[str, list[float]] = {name: [] for name in ORDER}
     with log.open(encoding="utf-8", errors="replace") as fh:
         fh.seek(offset)
         for line in fh:
-            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-)$', line.strip())
+            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-) (\d+|-)$', line.strip())
             if not match:
                 continue
             for pattern, name in ROUTES:
@@ -214,8 +220,10 @@ def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], dict[s
                     times[name].append(int(match.group(3)) / 1000)
                     if match.group(4) != "-":
                         service[name].append(int(match.group(4)) / 1000)
+                    if match.group(5) != "-":
+                        cpu[name].append(int(match.group(5)) / 1000)
                     break
-    return times, service
+    return times, service, cpu
 
 
 def stored(host: str, token: str) -> tuple[int, str]:
@@ -240,7 +248,7 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
     runner.stop()
     runner.quit()
     gevent.sleep(0.5)
-    served, working = server_times(log, offset)
+    served, working, cpu = server_times(log, offset)
     routes = {}
     for name in ORDER:
         entry = env.stats.get(name, "POST" if name in ("autosave", "API score") else "GET")
@@ -249,10 +257,13 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
             "client": [entry.get_response_time_percentile(q) for q in (0.5, 0.95, 0.99)],
             "server": [percentile(served[name], q) for q in (0.5, 0.95, 0.99)],
             "service": [percentile(working[name], q) for q in (0.5, 0.95, 0.99)],
+            "cpu": [percentile(cpu[name], q) for q in (0.5, 0.95, 0.99)],
         }
     floor = routes["trivial route"]["service"][0]
+    floor_cpu = routes["trivial route"]["cpu"][0]
     for data in routes.values():
         data["ratio"] = data["service"][0] / floor if floor else float("nan")
+        data["cpu_ratio"] = data["cpu"][0] / floor_cpu if floor_cpu else float("nan")
     # A save is lost when the server holds neither the last acknowledged one nor the one in flight.
     lost = 0
     for game in Table.games:
@@ -260,6 +271,7 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
             lost += 1
     total = env.stats.total
     return {"users": users, "seconds": seconds, "routes": routes, "lost_saves": lost,
+            "load_average": os.getloadavg(),
             "saves_checked": sum(1 for g in Table.games if g["acked"]),
             "requests": total.num_requests, "errors": total.num_failures, "setup_errors": setup_errors,
             "users_started": len(Table.games),
@@ -269,15 +281,18 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
 def show(database: str, result: dict) -> None:
     print(f"\n{database}, {result['users']} users, {result['seconds']:.0f} s: {result['rps']:.0f} req/s, "
           f"{result['errors']} errors (+{result['setup_errors']} while {result['users_started']} tables "
-          f"set up), {result['lost_saves']} lost saves (of {result['saves_checked']} games checked)")
+          f"set up), {result['lost_saves']} lost saves (of {result['saves_checked']} games checked); "
+          f"load average at the end {' '.join(f'{v:.2f}' for v in result['load_average'])}")
     print(f"{'route':<15} {'requests':>8} {'errors':>6}   {'client p50/p95/p99 ms':>22}   "
-          f"{'server p50/p95/p99 ms':>22}   {'service p50/p95/p99 ms':>22}   {'service p50/floor':>17}")
+          f"{'server p50/p95/p99 ms':>22}   {'service p50/p95/p99 ms':>22}   {'service p50/floor':>17}   "
+          f"{'CPU p50/p95/p99 ms':>19}   {'CPU p50/floor':>13}")
     for name, r in result["routes"].items():
         client = "/".join(f"{v:.0f}" for v in r["client"])
         server = "/".join(f"{v:.0f}" for v in r["server"])
         service = "/".join(f"{v:.1f}" for v in r["service"])
+        cpu = "/".join(f"{v:.1f}" for v in r["cpu"])
         print(f"{name:<15} {r['requests']:>8} {r['errors']:>6}   {client:>22}   {server:>22}   "
-              f"{service:>22}   {r['ratio']:>16.1f}x")
+              f"{service:>22}   {r['ratio']:>16.1f}x   {cpu:>19}   {r['cpu_ratio']:>12.1f}x")
 
 
 def main(argv=None) -> list[dict]:

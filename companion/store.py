@@ -11,6 +11,7 @@ game always scores: `result_of` is None for such a draft, and every page reading
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -126,26 +127,65 @@ def read_row(query, values: dict):
     return _found(db.session.connection().execute(query, values).one_or_none())
 
 
-def save(record: GameRecord, document: dict, version: int, *, status: str | None = None) -> GameRecord:
+@dataclass(frozen=True)
+class Held:
+    """A game as a save reads it: what the saving service needs of a GameRecord, read with one Core
+    query (the ORM's identity map and unit of work cost more than the save's own work)."""
+
+    id: int
+    game: str
+    document: dict
+    version: int
+    status: str
+    edition: str | None  # its tie rule's edition (None: the game's default)
+
+
+_TABLE = GameRecord.__table__
+_HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE.c.status, _TABLE.c.edition]
+HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
+           "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
+
+
+def held_by_edit_token(token: str) -> Held:
+    """The game of an entry link, for a save (`Missing` when there is none: deleted)."""
+    return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
+
+
+# One statement, compiled once: building an UPDATE's values at each save cost more than running it.
+_WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
+          .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
+                   for name in ("document", "version", "updated_at", "summary", "status")}))
+
+MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
+
+
+def save(record: GameRecord, document: dict, version: int, *, status: str | None = None,
+         result=MISSING) -> GameRecord:
     """Store `document` if `version` is still the stored one; raise StaleVersion otherwise.
 
     The check and the write are one UPDATE ... WHERE version = :version, so two phones saving at
     the same instant cannot both win, whatever the database or the number of workers. The new
-    version's summary (`summary_for`) is written in the same statement.
+    version's summary (`summary_for`) is written in the same statement. `result`: the engine's
+    result of `document` (None: it does not score) when the caller has just computed it, so the
+    save does not score it twice.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
-              "summary": summary_for(document, version + 1, getattr(record, "edition", None))}
-    if status:
-        values["status"] = status
-    done = db.session.execute(
-        sa.update(GameRecord).where(GameRecord.id == record.id, GameRecord.version == version)
-        .values(**values).execution_options(synchronize_session=False))
+              "summary": summary_for(document, version + 1, edition_of(record), result),
+              "status": status or record.status}
+    # a Core UPDATE on the session's connection: the ORM's bulk update path cost more than the write
+    done = db.session.connection().execute(_WRITE, {**values, "key": record.id, "seen": version})
     if done.rowcount != 1:
         db.session.rollback()
-        fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))  # deleted meanwhile
+        if isinstance(record, Held):
+            found = db.session.connection().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
+            fresh = _found(Held(*found) if found is not None else None)  # deleted meanwhile
+        else:
+            fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
     db.session.commit()
     # What was just written, without reading the row back (one query less per autosave).
+    if isinstance(record, Held):
+        return replace(record, document=document, version=version + 1, status=status or record.status)
     for key, value in values.items():
         set_committed_value(record, key, value)
     return record
@@ -165,10 +205,14 @@ def edition_of(record) -> str | None:
     return getattr(record, "edition", None)
 
 
-def summary_for(document: dict, version: int, edition: str | None = None) -> dict:
+def summary_for(document: dict, version: int, edition: str | None = None, result=MISSING) -> dict:
     """The summary stored with `document` at `version` (companion.summaries), in the statement that
     writes the document: whatever writes a game's document writes this beside it, so the statistics
-    and the exports read summaries and score nothing."""
+    and the exports read summaries and score nothing. `result`: see `save`; it is the default
+    edition's (the saving service scores as the API does), so a game played by another edition's
+    rule is scored again by it."""
+    if result is not MISSING and edition is None:
+        return summaries.make(document, version, result=result)
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
     # Scored through result_of's cache: the answer to a save reads the same result again.
     return summaries.make(document, version, result=score_cache.result_of_text(text, i18n.current(), edition))

@@ -299,9 +299,10 @@ def test_two_phones_adding_a_city_keep_both(client, app):
 def test_an_autosave_builds_the_stored_form_once_per_version(client, app, monkeypatch):
     """A save needs the stored values before (to merge) and after (the answer). A save of a player's
     numbers is laid on the stored document and checked by the engine (issue 21): no form at all,
-    the new version's stored values made from the ones before. A save only a form can read (a
-    group of farms, a row) builds two (this phone's merged one and the new version's), not four: each
-    stored version's form is built once, then read from the cache (issue 12)."""
+    the new version's stored values made from the ones before; so is a row of numbers (a group of
+    farms). A save only a form can read (a city, whose tiles name players) builds two (this phone's
+    merged one and the new version's), not four: each stored version's form is built once, then read
+    from the cache (issue 12)."""
     from companion import forms
 
     token = start(client, app)
@@ -320,10 +321,13 @@ def test_an_autosave_builds_the_stored_form_once_per_version(client, app, monkey
     third = autosave(client, token, second.json["version"], ["players-0-farms-agricultural-0"],
                      players__0__farms__agricultural__0=("", "2"))
     assert third.status_code == 200 and third.json["stored"]["players-0-farms-agricultural-0"] == "2"
-    assert sorted(built) == [False, True]  # the new version's stored form, this phone's merged one
+    assert built == []  # a row of numbers: the list rebuilt from its rows, no form either
     assert stored(app, token).document["players"][0]["farms"] == {"agricultural": [2]}
-    built.clear()
-    fourth = autosave(client, token, third.json["version"], players__1__ports=("1", "2"))
+    city = autosave(client, token, third.json["version"], ["cities-0"], cities__0__size=("", "3"))
+    assert city.status_code == 200 and city.json["stored"]["cities-0-size"] == "3"
+    assert sorted(built) == [False, True]  # a city (its tiles name players): the new version's stored
+    built.clear()                          # form, this phone's merged one
+    fourth = autosave(client, token, city.json["version"], players__1__ports=("1", "2"))
     assert fourth.status_code == 200 and fourth.json["stored"]["players-0-farms-agricultural-0"] == "2"
     assert built == []  # the stored values of the version before: read from the cache
 

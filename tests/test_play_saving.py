@@ -259,7 +259,7 @@ def test_a_server_too_busy_to_save_is_said(client, app, monkeypatch):
 
     token, version = _revive(client)
 
-    def always_stale(record, document, version, *, status=None):
+    def always_stale(record, document, version, *, status=None, result=None):
         raise store.StaleVersion(record)
 
     monkeypatch.setattr(store, "save", always_stale)

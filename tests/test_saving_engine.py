@@ -1,6 +1,8 @@
 """An autosave checked by the engine alone (companion/forms/direct.py) against the merged WTForms form,
 the reference, on the same random change sets (seeded), every game and variant: two tables play the
-same saves, one through the service as the autosave runs it, one with WTForms for every save; after
+same saves, one through the service as the autosave runs it, one with WTForms for every save (a
+player's numbers and boxes, rows of numbers and boxes changed, blanked and added, now and then a
+field only the form reads); after
 each save both hold the same document, status and version, and answered alike (saved, draft,
 conflict on the same fields with the same values, refused with the same messages beside the same
 fields, the same stored values and totals), in French and in English."""
@@ -16,6 +18,7 @@ import pytest
 
 from companion import forms
 from companion.forms import direct
+from companion.forms import steps as forms_steps
 from companion.games import i18n
 from companion.saving import service, wire
 
@@ -24,7 +27,7 @@ NAMES = ["Éloïse", "Jules", "Inès", "Yanis"]
 TRIALS = 250  # per variant: 1,250 change sets in all
 
 
-def _write(record, document, version, *, status=None):
+def _write(record, document, version, *, status=None, result=None):
     return SimpleNamespace(document=document, version=version + 1, status=status or record.status)
 
 
@@ -66,13 +69,31 @@ def _answer(out) -> dict:
             "record": (out.record.document, out.record.version, out.record.status)}
 
 
+def _rows_touched(rng: random.Random, sc, view, picked: list[str]) -> list[str]:
+    """Fields of a row of a list of numbers and boxes (one stored, or a new one past them, which
+    this phone then added) put in `picked`; the rows added."""
+    doc = view.document
+    rows = direct._rows(sc.id, doc["variant"], len(doc.get("players", [])))
+    if not rows:
+        return []
+    list_name = rng.choice(sorted(rows))
+    row_list = rows[list_name]
+    present = {int(n[len(list_name) + 1:].split("-")[0]) for n, v in view.values.items()
+               if n.startswith(list_name + "-") and v}
+    k = rng.randrange(min(row_list.max_entries, max(present, default=-1) + 3))
+    subs = [sub for sub, *_rest in row_list.item]
+    for sub in rng.sample(subs, rng.randint(1, len(subs))):
+        picked.append(f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}")
+    return [] if k in present else [f"{list_name}-{k}"]
+
+
 @pytest.mark.parametrize(("game", "variant", "seed"), [
     ("rebirth", "scotland", 1), ("rebirth", "ireland", 2), ("revive", "base", 3), ("revive", "abyss", 4),
     ("reterra", "base", 5)])
 def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant, seed):
     rng = random.Random(seed)
     sc = forms.screens(game)
-    direct_saves, seen = 0, set()
+    direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -89,23 +110,38 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
+                added = _rows_touched(rng, sc, view, picked) if rng.random() < 0.35 else []
+                card = [n for n in fields if n.startswith("card-")]  # Revive's shared card
+                if card and rng.random() < 0.15:
+                    picked.append(rng.choice(card))
                 changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
-                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, [], {},
+                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
                                  ours.version)
                 posted = wire.encode(save)
                 finishing = rng.random() < 0.1
                 a = service.submit(ours, save, forms.Steps(sc, posted, {}), write=_write, finishing=finishing)
                 b = service.submit(theirs, save, Reference(sc, posted, {}), write=_write, finishing=finishing)
                 direct_saves += isinstance(a.form, forms.Lazy)
+                lists = direct._rows(sc.id, variant, len(start["players"]))
+                row_saves += isinstance(a.form, forms.Lazy) and any(direct._row_of(n, lists)
+                                                                    for n in save.changes)
+                card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
+                                                                     for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
-                if a.kind == "conflict":  # the phone's field names in the answer: from the form
-                    assert forms.summary(a.form, {n: [v] for n, v in a.theirs.items()}) == \
+                # the fields named for a player in the answer: as the form names them, without a form
+                # when the save built none
+                if a.kind == "conflict":
+                    assert direct.summary(sc, a.record.document, a.form,
+                                          {n: [v] for n, v in a.theirs.items()}) == \
                         forms.summary(b.form, {n: [v] for n, v in b.theirs.items()})
                 if a.checked.errors:
-                    assert forms.summary(a.form, a.checked.errors) == forms.summary(b.form, b.checked.errors)
+                    assert direct.summary(sc, a.record.document, a.form, a.checked.errors) == \
+                        forms.summary(b.form, b.checked.errors), trial
+                if isinstance(a.form, forms.Lazy) and a.kind != "saved":
+                    named += a.form._form is None
                 # the stored values kept after a save made without a form are the form's
                 after = forms.stored(sc, a.record.document)
                 built = forms._stored(sc.id, json.dumps(a.record.document, sort_keys=True,
@@ -118,6 +154,15 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                         dict(after.blanks), dict(after.limits)) == \
                        (dict(built.values), dict(built.shown), built.document, dict(built.paths),
                         dict(built.blanks), dict(built.limits)), trial
+                # another worker, which never saw this document: its view made without a form from
+                # one of the same skeleton when it has one, and the same as the form's
+                forms_steps._STORED.clear()
+                made = forms.stored(sc, a.record.document)
+                derived += direct.labels_of(sc, a.record.document) is not None
+                assert (dict(made.values), dict(made.shown), made.document, dict(made.paths),
+                        dict(made.blanks), dict(made.limits)) == \
+                       (dict(built.values), dict(built.shown), built.document, dict(built.paths),
+                        dict(built.blanks), dict(built.limits)), trial
                 ours, theirs = a.record, b.record
                 if history[-1] != dict(after.values):
                     history.append(dict(after.values))
@@ -125,3 +170,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     assert {kind for kind, _ok in seen} == {"saved", "invalid", "conflict"}, seen
     if game != "reterra":  # Reterra's players check their mode's fields together: always the form
         assert direct_saves > TRIALS // 2, direct_saves
+        assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
+        assert named > 0, named  # refusals and conflicts of direct saves named without a form
+        assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
+        assert card_saves > 5, card_saves  # the shared card typed: no form either

@@ -403,3 +403,21 @@ def test_an_export_carries_the_edition_and_a_restore_keeps_it(app, client, tmp_p
     assert "games[0].edition" in refused.get_data(as_text=True)
     with other.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord)) == 1
+
+
+def test_a_save_handing_over_the_default_rules_result_still_stores_the_editions_summary(app, client):
+    """The saving service gives the write the engine's result (scored as the API does, by the default
+    rule) so that a save scores once: for a game played by the English edition's rule, the summary
+    the statistics read must still be that rule's (Bob, most buildings), not the French one's (Ana)."""
+    from companion import store
+
+    token = english_reterra(client)
+    doc = reterra_tie(inhabitants=(5, 2), buildings=(1, 4))
+    assert games.score(doc).winners == ["Ana"]  # the French rule, as the service scores it
+    with app.test_request_context():
+        held = store.held_by_edit_token(token)  # the game as a save reads it (one Core query)
+        assert held.edition == "en"
+        store.save(held, doc, held.version, status="scored", result=games.score(doc))
+    with app.app_context():
+        record = db.session.scalars(sa.select(GameRecord).where(GameRecord.edit_token == token)).one()
+    assert record.summary["result"]["winners"] == ["Bob"]

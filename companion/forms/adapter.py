@@ -56,6 +56,9 @@ class Adapter:
     readable: Callable[[str], str] | None = None
     # Field names an autosave may not lay on the document directly (`companion.forms.direct`).
     not_direct: re.Pattern | None = None
+    # Table fields an autosave lays on the document itself (Revive's shared card, copied into every
+    # player's line): fn(changes, stored values, read) -> (written, messages, texts) or None.
+    direct_table: Callable[[Changes, Mapping[str, str], Callable], tuple | None] | None = None
     # A posted form's fields -> the key of the row they were typed for (Reterra's counts by card).
     row_keys: Callable[[Form], dict[str, str]] | None = None
     # The merge's rules (`companion.saving.merge.Rules`): a field outside a row that follows it by

@@ -8,15 +8,20 @@ messages), and checked by the engine (`games.score`), whose problems go beside t
 path, as `check` does. The stored values after the save are the stored ones with those fields
 written again (no second form either).
 
-A save that touches anything else (rows, a player's name, a drawn board, a field whose value another
-field's display is read from, a game's own validation) goes through the merged WTForms form, which
-stays the reference: `tests/test_saving_engine.py` drives both with random change sets, every game
-and variant, and finds the same documents, messages, answers and stored values.
+So are the lists of rows whose row is a number or a group of numbers and boxes (Revive's great
+locations, Rebirth's farms and missions): a save touching one rebuilds the list from its rows after
+the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.relocate`).
+A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
+player's card line). A save that touches anything else (a row holding a name, a choice or a list of
+its own, a player's name, a drawn board, a field whose value another field's display is read from,
+a game's own validation) goes through the merged WTForms form, which stays the reference:
+`tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
+finds the same documents, messages, answers and stored values.
 
 Which fields qualify is read once per form class (`_spec`): numbers (`Count`) and boxes (`Flag`) of
 the table, a player, a group or a fixed list, outside any `Rows`, any ui-only field, and any form
 with a `validate` of its own; and, at each save, only when the stored document's paths give the
-field its own path. A game module may say more with ``NOT_DIRECT`` (a compiled pattern of field
+field its own path. A game's `ADAPTER` may say more with ``not_direct`` (a compiled pattern of field
 names): fields its ``to_form`` reads to fill other fields (Revive's card points decide whether the
 card is shared).
 """
@@ -24,13 +29,16 @@ card is shared).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 
 from wtforms import Form
 from wtforms.fields import BooleanField, FieldList, FormField
 
+from ..games import i18n
 from ..games.core import join
 from ..games.i18n import _
 
@@ -203,6 +211,8 @@ class Laid:
     spec: object
     moved: dict
     dropped: dict
+    rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
+    texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
 
     def after(self, sc, document: dict) -> None:
         """The `Stored` view of the document just written, made from the one before (no form) and
@@ -213,7 +223,24 @@ class Laid:
         if view is None:  # the document before was not as its form writes it (a game never saved)
             return
         values, shown = dict(view.values), dict(view.shown)
+        paths = dict(view.paths) if self.rows else view.paths
         for name, value in self.written.items():
+            if name in self.rows:  # a list rebuilt: its rows as the form of the new document shows them
+                for key in [k for k in values if k.startswith(name + "-")]:
+                    del values[key]
+                    shown.pop(key, None)
+                more, read_as = row_values(self.rows[name], name, value)
+                values.update(more)
+                shown.update(read_as)
+                path = self.rows[name].leaf.path
+                for key in [k for k in paths if k.startswith(path + "[")]:
+                    del paths[key]
+                for k, _item in enumerate(value if value is not OMIT else ()):  # renumbered from 0
+                    paths[join(path, k)] = f"{name}-{k}"
+                    for sub, *_rest in self.rows[name].item:
+                        if sub:
+                            paths[join(join(path, k), sub)] = f"{name}-{k}-{sub}"
+                continue
             f = self.spec[name]
             if value is OMIT and f.fixed:
                 value = 0
@@ -222,8 +249,11 @@ class Laid:
             else:
                 text = "" if value is OMIT else str(value)
                 values[name] = shown[name] = text
+        for name, text in self.texts.items():
+            values[name] = shown[name] = text
+        paths = paths if paths is view.paths else MappingProxyType(paths)
         remember(sc, document, Stored(MappingProxyType(values), MappingProxyType(shown), view.limits,
-                                      document, view.paths, view.blanks))
+                                      document, paths, view.blanks))
 
 
 def check(sc, document: dict, messages: dict[str, str], paths) -> object:
@@ -243,3 +273,420 @@ def check(sc, document: dict, messages: dict[str, str], paths) -> object:
 
 def key_of(document: dict) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- stored views without a form
+#
+# Every save reads the stored document's `Stored` view. A process keeps the views it made, but with
+# several workers a table's saves land on each in turn, and a view missing there meant a WTForms form
+# of the whole game (~180 fields) built again, for a document that differs from one seen moments ago
+# only in a few numbers. So views are also kept by the document's *skeleton*, the document without the
+# values of its direct fields (`_spec`): a document with a skeleton seen before gets the view made
+# for it, its direct fields read from the document itself. A new skeleton (a row added, a name
+# changed, a board painted) builds the form once.
+
+_TEMPLATES: OrderedDict = OrderedDict()  # (game, variant, players, skeleton text, language) -> Template
+_TEMPLATES_LOCK = threading.Lock()
+TEMPLATES_MAX = 256
+_CUT = "\x00"  # a fixed list's number, in a skeleton: its place kept
+
+
+@dataclass(frozen=True)
+class Template:
+    """A view made with a form, for the documents of one skeleton, and its fields' names for a
+    player (the error summary)."""
+
+    view: object  # forms.Stored
+    labels: MappingProxyType
+
+
+@cache
+def _tree(game_id: str, variant: str, n_players: int) -> tuple[dict, tuple[str, ...]]:
+    """The direct fields as a tree of their steps (leaves: their names), and their names, without
+    those a game's `not_direct` names (their value decides other fields': they stay in the
+    skeleton)."""
+    from . import screens
+
+    excluded = screens(game_id).adapter.not_direct
+    tree: dict = {}
+    names = []
+    for name, f in _spec(game_id, variant, n_players).items():
+        if excluded is not None and excluded.fullmatch(name):
+            continue
+        node = tree
+        for step in f.steps[:-1]:
+            node = node.setdefault(step, {})
+        node[f.steps[-1]] = name
+        names.append(name)
+    return tree, tuple(names)
+
+
+def _normal(f: Leaf, value) -> bool:
+    """Whether a direct field's stored value is as its form writes it (else: the form decides)."""
+    if f.kind == "flag":
+        return value is True
+    return type(value) is int
+
+
+def _skeleton(value, tree, spec):
+    """`value` without its direct fields' values, or None when one of them is not as the form
+    writes it (a number stored as text, a box stored as false: the form's view is the one). A group
+    left with none of its fields is left out, as the form leaves an empty group out."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            sub = tree.get(k)
+            if sub is None:
+                out[k] = v
+            elif isinstance(sub, str):
+                if not _normal(spec[sub], v):
+                    return None
+            else:
+                if v == {}:
+                    return None  # an empty group: the form leaves it out
+                v = _skeleton(v, sub, spec)
+                if v is None:
+                    return None
+                if v != {}:
+                    out[k] = v
+        return out
+    if isinstance(value, list):
+        out = []
+        for i, v in enumerate(value):
+            sub = tree.get(i)
+            if sub is None:
+                out.append(v)
+            elif isinstance(sub, str):
+                if not _normal(spec[sub], v):
+                    return None
+                out.append(_CUT)
+            else:
+                v = _skeleton(v, sub, spec)
+                if v is None:
+                    return None
+                out.append(v)
+        return out
+    return value
+
+
+def _texts(f: Leaf, value) -> tuple[str, str]:
+    """A direct field's (posted text, value as a person reads it) for its stored value."""
+    if f.kind == "flag":
+        return ("y", _("oui")) if value is True else ("", _("non"))
+    text = "" if value is None else str(value)
+    return text, text
+
+
+def _at(document, steps):
+    node = document
+    for step in steps:
+        if isinstance(node, dict):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def _skeleton_key(sc, document: dict, lang: str):
+    """The key of a document's skeleton, or None when it has none (no direct field, or a value the
+    form would write otherwise)."""
+    try:
+        variant, n = document["variant"], len(document.get("players", []))
+        tree, names = _tree(sc.id, variant, n)
+    except (KeyError, TypeError):
+        return None
+    if not names:
+        return None
+    skeleton = _skeleton(document, tree, _spec(sc.id, variant, n))
+    if skeleton is None:
+        return None
+    return (sc.id, variant, n, json.dumps(skeleton, sort_keys=True, ensure_ascii=False), lang), names
+
+
+def _template(key) -> Template | None:
+    with _TEMPLATES_LOCK:
+        found = _TEMPLATES.get(key)
+        if found is not None:
+            _TEMPLATES.move_to_end(key)
+        return found
+
+
+def view_of(sc, document: dict, text: str, lang: str, build):
+    """The `Stored` view of `document` (`text`: its JSON, sorted): from the view made for its
+    skeleton when there is one, else `build()` (the form's), kept for its skeleton."""
+    from . import Stored
+
+    found = _skeleton_key(sc, document, lang)
+    if found is None:
+        return build()
+    key, names = found
+    template = _template(key)
+    if template is None:
+        view, named = build(labelled=True)
+        if _skeleton_key(sc, view.document, lang) == found:  # the form writes it as it is stored
+            with _TEMPLATES_LOCK:
+                _TEMPLATES[key] = Template(view, MappingProxyType(named))
+                while len(_TEMPLATES) > TEMPLATES_MAX:
+                    _TEMPLATES.popitem(last=False)
+        return view
+    base = template.view
+    values, shown = dict(base.values), dict(base.shown)
+    spec = _spec(*key[:3])
+    for name in names:
+        values[name], shown[name] = _texts(spec[name], _at(document, spec[name].steps))
+    return Stored(MappingProxyType(values), MappingProxyType(shown), base.limits, document, base.paths,
+                  base.blanks)
+
+
+def labels_of(sc, document: dict) -> MappingProxyType | None:
+    """Field name -> its name for a player, for the stored document's fields (the error summary of
+    an answer), from its skeleton's view; None when none is kept (the caller builds the form)."""
+    found = _skeleton_key(sc, document, i18n.current())
+    if found is None:
+        return None
+    template = _template(found[0])
+    return template.labels if template is not None else None
+
+
+def summary(sc, document: dict, form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """`forms.summary` of an answer: the fields named from the stored document's skeleton when the
+    save built no form (`form` a `forms.Lazy` not made yet) and it names them all, else from the
+    form (a row this phone added, refused: the form of its values is built then)."""
+    from . import Lazy
+    from . import summary as of_form
+
+    if not errors:
+        return []
+    named = labels_of(sc, document) if isinstance(form, Lazy) and form._form is None else None
+    if named is None or any(name not in named for name in errors):  # a row this phone added: its form
+        return of_form(form, errors)
+    order = {name: k for k, name in enumerate(named)}
+    return [(name, named.get(name, name), " · ".join(errors[name]))
+            for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
+
+
+# --------------------------------------------------------------------------- rows
+#
+# A list of rows whose row is one number (Revive's great locations, Rebirth's farms) or a group of
+# numbers and boxes (Rebirth's missions): a save touching it rebuilds the list from every row's
+# values after the merge, as the form does (`forms._convert`): a wholly blank row is left out, a row
+# holding only a typing error too (its message stays beside it), the others in index order; each
+# row's contract path is its place among those kept.
+
+
+@dataclass(frozen=True)
+class RowList:
+    """A list of rows a save may rebuild without the form."""
+
+    leaf: Leaf  # the list itself, as `lay_on` writes it (kind "rows")
+    max_entries: int
+    item: tuple  # the row's fields: ((short name or "", Leaf-like kind, lo, hi), ...)
+
+
+def _item_of(rows_field) -> tuple | None:
+    """A row's fields when every one is a number or a box (else None: the form reads it)."""
+    from . import Count
+
+    probe = rows_field.entries[0] if rows_field.entries else None
+    if probe is None:
+        return None
+    if isinstance(probe, Count):
+        return (("", "count", probe.lo, probe.hi),)
+    if isinstance(probe, FormField) and not _own_validate(probe.form) \
+            and not getattr(probe.form, "ui_only", ()):
+        out = []
+        for sub in probe.form:
+            if isinstance(sub, Count):
+                out.append((sub.short_name, "count", sub.lo, sub.hi))
+            elif isinstance(sub, BooleanField):
+                out.append((sub.short_name, "flag", 0, 0))
+            else:
+                return None
+        return tuple(out)
+    return None
+
+
+@cache
+def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
+    """List name -> `RowList`, for the lists of the players' forms and the table's whose rows are
+    numbers and boxes only (a list inside a row, a name or a choice: the form reads it)."""
+    from . import SKIPPED, Rows, screens
+
+    sc = screens(game_id)
+    form = sc.form({"game": game_id, "variant": variant, "players": [{"name": ""}] * n_players},
+                   formdata=None)
+    out: dict[str, RowList] = {}
+    table = sc._table(variant)
+
+    def order_of(f) -> tuple:
+        return tuple(sub.short_name for sub in f if sub.short_name not in SKIPPED)
+
+    def visit(form_obj, path, steps, kinds, orders, skip=()):
+        if _own_validate(form_obj):
+            return
+        own = (*orders, order_of(form_obj))
+        for f in form_obj:
+            if f.short_name in SKIPPED or f.short_name in skip:
+                continue
+            p, s = join(path, f.short_name), (*steps, f.short_name)
+            if isinstance(f, Rows):
+                if not f.entries:
+                    f.append_entry()
+                item = _item_of(f)
+                if item is not None:
+                    out[f.name] = RowList(Leaf("rows", 0, 0, p, s, kinds, own, False), f.max_entries, item)
+            elif isinstance(f, FormField):
+                visit(f.form, p, s, (*kinds, "group"), own, getattr(f.form, "ui_only", ()))
+
+    top = order_of(form)
+    visit(form, "", (), (), (), {"players", *getattr(table or object, "ui_only", ())})
+    for i, entry in enumerate(form.players.entries):
+        visit(entry.form, join("players", i), ("players", i), ("list", "seat"), (top, None),
+              getattr(entry.form, "ui_only", ()))
+    return MappingProxyType(out)
+
+
+def _row_of(name: str, rows) -> tuple[str, int, str] | None:
+    """(list name, row index, the field's name inside the row or "") of a row's field, else None."""
+    for list_name in rows:
+        if name.startswith(list_name + "-"):
+            rest = name[len(list_name) + 1:]
+            index, _sep, sub = rest.partition("-")
+            if index.isascii() and index.isdigit() and str(int(index)) == index \
+                    and int(index) < rows[list_name].max_entries:
+                return list_name, int(index), sub
+            return None
+    return None
+
+
+def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict):
+    """The list's value in the document (or OMIT) from every value after the merge (`data`); its
+    rows' contract paths into `paths` and their typing errors into `messages`, as the form does."""
+    indices = set()
+    for name in data:
+        if name.startswith(list_name + "-"):
+            part = name[len(list_name) + 1:].split("-", 1)[0]
+            if part.isascii() and part.isdigit() and len(part) <= 3:
+                indices.add(int(part))
+    path = row_list.leaf.path
+    items: list = []
+    for index in sorted(indices)[:row_list.max_entries]:
+        entry = f"{list_name}-{index}"
+        texts = {sub: data.get(f"{entry}-{sub}" if sub else entry, "") for sub, *_rest in row_list.item}
+        if all(texts[sub] == "" or (kind == "flag" and texts[sub] == "false")
+               for sub, kind, *_rest in row_list.item):
+            continue  # a wholly blank row
+        at = join(path, len(items))
+        paths[at] = entry
+        value: dict | object = {}
+        for sub, kind, lo, hi in row_list.item:
+            name = f"{entry}-{sub}" if sub else entry
+            if sub:
+                paths[join(at, sub)] = name
+            got, message = read(Leaf(kind, lo, hi, "", (), (), (), False), texts[sub])
+            if message:
+                messages[name] = message
+            if not sub:
+                value = got if got is not OMIT else OMIT
+            elif got is not OMIT:
+                value[sub] = got
+        if value is OMIT or value == {}:
+            continue  # a row holding only a typing error: its message is beside it
+        items.append(value)
+    return items if items else OMIT
+
+
+def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
+    """The stored values (posted text, value as read) of a list's rows as the form shows them."""
+    values, shown = {}, {}
+    blank = None if row_list.item[0][0] == "" else {}
+    for k, item in enumerate(items if items is not OMIT else (blank,)):  # an empty list shows one row
+        for sub, kind, *_bounds in row_list.item:
+            name = f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}"
+            value = item.get(sub) if sub and item is not None else item
+            values[name], shown[name] = _texts(Leaf(kind, 0, 0, "", (), (), (), False), value)
+    return values, shown
+
+
+def lay_save(steps, document: dict, save, view):
+    """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
+    form built, or None when it touches a field only the form can read (a name, a choice, a board,
+    a list inside a row, the shared card). Only the autosave goes this way: the no-JS post stays
+    with WTForms, the reference."""
+    from ..saving.merge import lay
+    from . import CHANGES, Lazy
+
+    sc = steps.screens
+    if steps.formdata is None or CHANGES not in steps.formdata:
+        return None
+    if save.keys and sc.adapter.keyed is not None:
+        return None
+    spec = leaves_of(sc, view)
+    doc = view.document
+    rows = _rows(sc.id, doc["variant"], len(doc.get("players", [])))
+    excluded = sc.adapter.not_direct
+    leaves, touched, others = [], set(), {}
+    for name in save.changes:
+        if name in spec:
+            leaves.append(name)
+            continue
+        found = _row_of(name, rows)
+        if found is None:
+            others[name] = save.changes[name]  # a game's table field, if its `direct_table` reads it
+        elif excluded is not None and excluded.fullmatch(name):
+            return None
+        else:
+            touched.add(found[0])
+    table = None
+    if others:
+        hook = sc.adapter.direct_table
+        table = hook(others, view.values, lambda field, text: read(spec[field], text)) if hook else None
+        if table is None:
+            return None
+    for prefix in save.added:
+        found = _row_of(prefix, rows)
+        if found is None or found[2]:
+            return None
+        touched.add(found[0])
+    if not eligible(sc, view, spec, leaves):
+        return None
+    if touched and (view.document != document
+                    or any(view.paths.get(rows[t].leaf.path) != t for t in touched)):
+        return None  # a game never saved yet, or a list the stored form does not show there
+    names = [p.get("name", "") for p in document.get("players", [])]
+    laid = lay(view, save.changes, added=save.added or None, keys=save.keys or None, names=names,
+               rules=sc.adapter, blank=_("vide"))
+    written, messages = {}, {}
+    for name in spec:  # the page's order: the messages come out as the form gives them
+        if name in save.changes:
+            value, message = read(spec[name], save.changes[name][1])
+            written[name] = value
+            if message:
+                messages[name] = message
+    texts = {}
+    if table is not None:  # what the game's fields write (the shared card into every player's line)
+        more, said, texts = table
+        written.update(more)
+        messages.update(said)
+    paths, full = view.paths, spec
+    if touched:
+        paths, full = dict(view.paths), dict(spec)
+        for list_name in sorted(touched):
+            row_list = rows[list_name]
+            inside = row_list.leaf.path + "["
+            for key in [k for k in paths if k.startswith(inside)]:
+                del paths[key]
+            written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages)
+            full[list_name] = row_list.leaf
+    laid_doc = lay_on(view.document, written, full)
+    checked = check(sc, laid_doc, messages, paths)
+    form = Lazy(lambda: steps.merge(document, save.changes, view, save.added, save.keys).form)
+    # the stored values after it are made from these only when the stored document is the one its
+    # form writes (not so before a game's first save: fixed lists not written yet)
+    base = view if view.document == document else None
+    return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
+                laid.dropped, {t: rows[t] for t in touched}, texts)

@@ -358,7 +358,7 @@ def field_labels(form, out: dict[str, str]) -> None:
 def row_companion(list_name: str, old: int, new: int, name: str) -> str | None:
     """A player's count of a building card follows its card row by index (`built-k` is the card
     of `buildings-k`): when two phones add a card at once and this phone's goes to another row, its
-    counts go with it (`forms._relocate`)."""
+    counts go with it (`saving.merge.relocate`)."""
     match = re.fullmatch(r"(players-\d+-built)-(\d+)", name)
     if list_name != "buildings" or not match or int(match.group(2)) != old:
         return None

@@ -162,6 +162,37 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
                 paths[f"players[{i}].artifact_card[{j}].points"] = form.card.entries[j].form.points.name
 
 
+_CARD = re.compile(r"card-(\d)-points")
+_SEAT = re.compile(r"players-(\d+)-")
+
+
+def direct_table(changes: dict[str, tuple[str, str]], values, read):
+    """The shared card typed, laid on the document without the form (`forms.direct.lay_save`): each
+    point of the card goes into every player's line, left out when 0 or blank, as `to_document`
+    writes it; `read(field, text)` reads a text as a player's line field (same bounds, same
+    messages). Returns (player field -> value, messages by field, the card's texts after it), or
+    None when the stored card is not shared or a change is not the card's (the form reads it)."""
+    from .direct import OMIT
+
+    if values.get("card_mode") != SHARED:
+        return None
+    seats = {int(m.group(1)) for name in values if (m := _SEAT.match(name))}
+    written, messages, texts = {}, {}, {}
+    for name, (_was, mine) in changes.items():
+        match = _CARD.fullmatch(name)
+        if not match or name not in values:
+            return None
+        j = int(match.group(1))
+        value, message = read(f"players-0-artifact_card-{j}-points", mine)
+        if message:
+            messages[name] = message
+        kept = OMIT if value is OMIT or value == 0 else value
+        for i in sorted(seats):
+            written[f"players-{i}-artifact_card-{j}-points"] = kept
+        texts[name] = "" if kept is OMIT else str(kept)
+    return written, messages, texts
+
+
 def colour_names(labels: dict) -> list[str]:
     """The table's name of each colour, « couleur n » where it gave none."""
     given = list(labels.get("colours") or [])
@@ -193,4 +224,5 @@ from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, colour_names=COLOUR_NAMES, colour_hint=COLOUR_HINT,
-                  label_form=label_form, relabel=relabel, not_direct=NOT_DIRECT)
+                  label_form=label_form, relabel=relabel, not_direct=NOT_DIRECT,
+                  direct_table=direct_table)

@@ -10,6 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
 
 from ..games import i18n
@@ -19,7 +20,7 @@ from ..saving.merge import under
 from .binding import EndState, Screens, screens
 from .convert import blank_texts, differences, leaves, raw_values
 from .fields import Rows, walk
-from .problems import Checked, check
+from .problems import Checked, check, labels
 
 # --------------------------------------------------------------------------- field-level saves
 #
@@ -101,7 +102,9 @@ def stored(screens_: Screens, document: dict) -> Stored:
         if found is not None:
             _STORED.move_to_end(key)
             return found
-    found = _stored(*key)
+    from . import direct  # a document seen before but for a few numbers: its view without a form
+
+    found = direct.view_of(screens_, document, key[1], key[2], partial(_stored, *key))
     _keep(key, found)
     return found
 
@@ -124,14 +127,16 @@ def remember(screens_: Screens, document: dict, view: Stored) -> None:
     _keep((screens_.id, json.dumps(document, sort_keys=True, ensure_ascii=False), i18n.current()), view)
 
 
-def _stored(game_id: str, text: str, lang: str) -> Stored:
+def _stored(game_id: str, text: str, lang: str, labelled: bool = False):
+    """The `Stored` view made with the form (`labelled`: with its fields' `labels` beside it)."""
     sc = screens(game_id)
     form = sc.form(json.loads(text))
     document, paths = sc.to_document(json.loads(text), form)
     limits = {f.name: f.max_entries for f in walk(form) if isinstance(f, Rows)}
     # shared by every request of this process: read only
-    return Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
+    view = Stored(*(MappingProxyType(d) for d in (raw_values(form), leaves(form), limits)), document,
                   MappingProxyType(paths), MappingProxyType(blank_texts(form)))
+    return (view, labels(form)) if labelled else view
 
 
 @dataclass
@@ -202,37 +207,11 @@ class Steps(service.Steps):
         return form, check(self.screens, document, form), differences(form, view)
 
     def direct(self, document: dict, save, view: Stored):
-        """An autosave laid on the stored document and checked by the engine, no form built
-        (`companion.forms.direct`), or None when it touches a field only the form can read.
-        Only the autosave goes this way: the no-JS post stays with WTForms, the reference."""
+        """An autosave laid on the stored document and checked by the engine, no form built, or
+        None when it touches a field only the form can read (`companion.forms.direct.lay_save`)."""
         from . import direct
 
-        if self.formdata is None or CHANGES not in self.formdata:
-            return None
-        if save.added or (save.keys and self.screens.adapter.keyed is not None):
-            return None
-        spec = direct.leaves_of(self.screens, view)
-        if not direct.eligible(self.screens, view, spec, save.changes):
-            return None
-        from ..saving.merge import lay
-
-        names = [p.get("name", "") for p in document.get("players", [])]
-        laid = lay(view, save.changes, names=names, rules=self.screens.adapter, blank=_("vide"))
-        written, messages = {}, {}
-        for name in spec:  # the page's order: the messages come out as the form gives them
-            if name in save.changes:
-                value, message = direct.read(spec[name], save.changes[name][1])
-                written[name] = value
-                if message:
-                    messages[name] = message
-        doc = direct.lay_on(view.document, written, spec)
-        checked = direct.check(self.screens, doc, messages, view.paths)
-        form = Lazy(lambda: self.merge(document, save.changes, view, save.added, save.keys).form)
-        # the stored values after it are made from these only when the stored document is the one
-        # its form writes (not so before a game's first save: fixed lists not written yet)
-        base = view if view.document == document else None
-        return direct.Laid(checked, laid.conflicts, dict(view.values), form, base, written, spec,
-                           laid.moved, laid.dropped)
+        return direct.lay_save(self, document, save, view)
 
     def written(self, merged, document: dict) -> None:
         """After a direct save is written: its stored values, made from the ones before it."""

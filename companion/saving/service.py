@@ -84,7 +84,8 @@ def status_of(checked, finishing: bool) -> str | None:
 def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishing: bool = False,
            retries: int = RETRIES) -> Outcome:
     """Lay this phone's save over the stored game and store the result (`write(record, document,
-    version, status=)`, raising an exception with the fresh `record` when the version moved on).
+    version, status=, result=)`, the engine's result given so the write does not score again;
+    raising an exception with the fresh `record` when the version moved on).
     `save` None: an old page without its base values, behind the stored version (every difference
     with what is stored is then a conflict)."""
     from ..store import StaleVersion
@@ -115,7 +116,7 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
                            merged.moved, merged.dropped)  # nothing new
         try:
-            record = write(record, checked.document, record.version, status=status)
+            record = write(record, checked.document, record.version, status=status, result=checked.result)
         except StaleVersion as exc:
             record = exc.record
             continue

@@ -10,6 +10,7 @@ from functools import partial
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 
 from .. import forms, games, history, store
+from ..forms import direct
 from ..games.i18n import N_, _, tr
 from ..saving import service, wire
 from . import edit_page
@@ -145,30 +146,32 @@ def edit(token: str):
 def save(token: str):
     """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
     non-blank stored value, so the page takes in what another phone saved meanwhile."""
-    record = store.by_edit_token(token)
+    record = store.held_by_edit_token(token)  # the game as a save needs it, without the ORM
     sc = screens_or_404(record.game)
     out = _submit(record, sc)
     checked = out.checked
-    stored = {k: v for k, v in out.stored.items() if v}
-    summary = [list(item) for item in forms.summary(out.form, checked.errors)]
+    view = forms.stored(sc, out.record.document)  # the stored values after it, or as they are
+    stored = {k: v for k, v in view.values.items() if v}
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
         # each field in conflict, named for a player, with the other side's value: the notice links
-        # to them (one may be on another player's step, hidden)
-        fields = [list(item) for item in forms.summary(out.form, {n: [v] for n, v in out.theirs.items()})]
+        # to them (one may be on another player's step, hidden); named without a form when the save
+        # built none
+        fields = [list(item) for item in direct.summary(sc, out.record.document, out.form,
+                                                        {n: [v] for n, v in out.theirs.items()})]
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
                        fields=fields, message=tr(CONFLICT_LIVE), errors=checked.errors,
                        general=checked.general, stored=stored,
                        totals=[p.total for p in result.players] if result else []), 409
-    if out.kind == "invalid":
+    if out.kind == "invalid":  # the refused fields, named for a player (only a refusal lists them)
+        summary = [list(item) for item in direct.summary(sc, out.record.document, out.form, checked.errors)]
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
     return jsonify(ok=True, version=out.record.version, errors=checked.errors,
                    general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, stored=stored, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, forms.stored(sc, out.record.document),
-                                         checked.result)[0])
+                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0])
 
 
 def state(token: str):
