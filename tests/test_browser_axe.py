@@ -56,7 +56,8 @@ def test_home_and_new_game_pages_pass_axe(language_phone):
     language, page = language_phone
     found = {}
     for path in ["/", "/nouvelle", "/nouvelle?game=rebirth&variant=ireland",
-                 "/nouvelle?game=revive&variant=base", "/parties", "/statistiques"]:
+                 "/nouvelle?game=revive&variant=base", "/parties", "/statistiques",
+                 "/egalite", "/egalite?game=rebirth&variant=scotland", "/egalite?game=revive&variant=abyss"]:
         page.goto(page.base_url + path)
         found[path] = violations(page)
     assert found == {path: [] for path in found}, (language, found)

@@ -111,6 +111,17 @@ def crawl(page, live_server, language: str) -> dict[str, list[str]]:
     read("/statistiques")
     read("/statistiques?joueur=Maëlle")
     read("/parties/importer")
+    read("/egalite")
+    for args in ("game=rebirth&variant=scotland", "game=rebirth&variant=ireland", "game=reterra&variant=base",
+                 "game=reterra&variant=base&edition=en", "game=revive&variant=base", "game=revive&variant=abyss"):
+        read(f"/egalite?{args}", f"tie {args}")
+        # its answer: two players tied on a total the criteria fit, the engine's sentences said
+        page.fill('[name="name-0"]', "Maëlle")
+        page.fill('[name="name-1"]', "Yanis")
+        page.fill('[name="total"]', "60")
+        page.locator("button[data-main]").click()
+        page.wait_for_url("**#reponse")
+        found[f"tie {args}, answer"] = findings(page.evaluate(TEXT), language)
     read("/g/no-such-game/", "404")
     return {where: problems for where, problems in found.items() if problems}
 
