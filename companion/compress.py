@@ -8,7 +8,8 @@ for 5 % more bytes, and the phones offered no brotli, over HTTP, are the ones on
 Accept-Encoding is read with its q-values (`br;q=0` refuses brotli, `*` offers it). Each encoding
 has its own ETag ("...-br", "...-gz"), so a revalidation matches the copy the phone holds (304),
 and `Vary: Accept-Encoding` tells caches the answer depends on it. Static files (content-hashed,
-downloaded once) are compressed once per process, harder.
+downloaded once) are compressed once per process, harder, and their stylesheets and scripts go out
+without their comments (`companion.lean`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import gzip
 import brotli
 from flask import Flask, Response, request
 
+from . import lean
 from .lru import LRU
 
 TYPES = {"text/html", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -61,11 +63,17 @@ def compress(response: Response) -> Response:
             or "Content-Encoding" in response.headers):
         return response  # a 304 of the view itself (the plain copy's validator): as it is
     etag, weak = response.get_etag()
+    static = request.endpoint == "static" and etag
+    leaned = static and response.mimetype in lean.TYPES  # a stylesheet or a script: sent lean
     if _size(response) < MIN_BYTES:
+        if leaned:
+            _set(response, _lean(response, etag))
         return response
     response.vary.add("Accept-Encoding")  # another Accept-Encoding may get another body
     encoding = chosen(request.accept_encodings)
     if encoding is None:
+        if leaned:
+            _set(response, _lean(response, etag))
         return response
     suffix, fresh, once = CODECS[encoding]
     if etag:
@@ -75,23 +83,39 @@ def compress(response: Response) -> Response:
         response.make_conditional(request)
         if response.status_code == 304:
             return response
-    static = request.endpoint == "static" and etag
     data = STATIC.get((etag, encoding)) if static else None
-    response.direct_passthrough = False  # static files: read the file to compress it
     if data is None:
-        plain = response.get_data()
+        plain = _lean(response, etag) if static else response.get_data()
         if len(plain) < MIN_BYTES:
             if etag:
                 response.set_etag(etag, weak=weak)
+            if static:
+                _set(response, plain)
             return response
         data = (once if static else fresh)(plain)
         if static:
             STATIC.put((etag, encoding), data)
-    if hasattr(response.response, "close"):  # a static file's wrapper, read or not
-        response.response.close()
-    response.set_data(data)
+    _set(response, data)
     response.headers["Content-Encoding"] = encoding
     return response
+
+
+def _lean(response: Response, etag: str) -> bytes:
+    """A static file's bytes as phones get them (`companion.lean`: a stylesheet or script without
+    its comments), read once per process."""
+    data = STATIC.get((etag, None))
+    if data is None:
+        response.direct_passthrough = False  # read the file
+        data = lean.lean(response.get_data(), response.mimetype)
+        STATIC.put((etag, None), data)
+    return data
+
+
+def _set(response: Response, data: bytes) -> None:
+    if hasattr(response.response, "close"):  # a static file's wrapper, read or not
+        response.response.close()
+    response.direct_passthrough = False
+    response.set_data(data)
 
 
 def _size(response: Response) -> int:

@@ -112,8 +112,9 @@ def crawl(page, live_server, language: str) -> dict[str, list[str]]:
     read("/statistiques?joueur=Maëlle")
     read("/parties/importer")
     read("/egalite")
-    for args in ("game=rebirth&variant=scotland", "game=rebirth&variant=ireland", "game=reterra&variant=base",
-                 "game=reterra&variant=base&edition=en", "game=revive&variant=base", "game=revive&variant=abyss"):
+    for args in ("game=rebirth&variant=scotland", "game=rebirth&variant=ireland",
+                 "game=reterra&variant=base", "game=reterra&variant=base&edition=en",
+                 "game=revive&variant=base", "game=revive&variant=abyss"):
         read(f"/egalite?{args}", f"tie {args}")
         # its answer: two players tied on a total the criteria fit, the engine's sentences said
         page.fill('[name="name-0"]', "Maëlle")
