@@ -150,7 +150,8 @@ def save(token: str):
     sc = screens_or_404(record.game)
     out = _submit(record, sc)
     checked = out.checked
-    view = forms.stored(sc, out.record.document)  # the stored values after it, or as they are
+    # the stored values after it, or as they are (the save's own view when it has one: no second look-up)
+    view = out.view if out.view is not None else forms.stored(sc, out.record.document)
     stored = {k: v for k, v in view.values.items() if v}
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
