@@ -193,15 +193,17 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
               "status": status or record.status}
     # a Core UPDATE (on the session's connection when none is given): the ORM's bulk update path cost
     # more than the write
-    connection = getattr(record, "connection", None) if isinstance(record, Held) else None
+    connection = record.connection if isinstance(record, Held) else None
     on = connection if connection is not None else db.session  # what commits or rolls back
-    done = on.execute(_WRITE, {**values, "key": record.id, "seen": version}) if connection is not None \
-        else db.session.connection().execute(_WRITE, {**values, "key": record.id, "seen": version})
+
+    def statements():  # the session's connection is taken again after a rollback
+        return connection if connection is not None else db.session.connection()
+
+    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version})
     if done.rowcount != 1:
         on.rollback()
         if isinstance(record, Held):
-            found = (on if connection is not None else db.session.connection()).execute(
-                HELD_BY["id"], {"token": record.id}).one_or_none()
+            found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
             fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
