@@ -73,7 +73,8 @@ def bench_app():
     return app
 
 
-def main() -> list[dict]:
+def main(only: str | None = None) -> list[dict]:
+    """`only`: measure only the lines whose label holds this text (and skip the parts)."""
     from companion.views.edit_page import SKELETONS  # the edit pages' skeletons
     from companion.views.results import SHOWN  # the rendered results kept per version
 
@@ -130,9 +131,11 @@ def main() -> list[dict]:
                       ("résultats en anglais (GET)",
                        lambda: client.get(f"/g/{token}/resultats", headers=english)),
                       ("feuille PDF en cache (GET)", lambda: client.get(f"/g/{token}/sheet.pdf"))):
+        if only and only not in label:
+            continue
         results.append(report_both(f"play {label}, 4 joueurs", interleaved(fn, floor),
                                    "route triviale de l'application"))
-    return results + parts(app, token, doc)
+    return results if only else results + parts(app, token, doc)
 
 
 def parts(app, token: str, doc: dict) -> list[dict]:
@@ -191,4 +194,9 @@ def parts(app, token: str, doc: dict) -> list[dict]:
 
 
 if __name__ == "__main__":
-    main()
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only",
+                        help="measure only the lines whose label holds this text, e.g. 'automatique'")
+    main(parser.parse_args().only)

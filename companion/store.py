@@ -11,7 +11,9 @@ game always scores: `result_of` is None for such a draft, and every page reading
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -138,6 +140,8 @@ class Held:
     version: int
     status: str
     edition: str | None  # its tie rule's edition (None: the game's default)
+    # the `saving` connection it was read on, which `save` writes and commits on (None: the session's)
+    connection: sa.Connection | None = field(default=None, repr=False, compare=False)
 
 
 _TABLE = GameRecord.__table__
@@ -146,9 +150,23 @@ HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindp
            "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
 
 
-def held_by_edit_token(token: str) -> Held:
-    """The game of an entry link, for a save (`Missing` when there is none: deleted)."""
-    return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
+def held_by_edit_token(token: str, connection=None) -> Held:
+    """The game of an entry link, for a save (`Missing` when there is none: deleted); read on
+    `connection` (`saving`) when given, else on the session's."""
+    if connection is None:
+        return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
+    return Held(*_found(connection.execute(HELD_BY["edit_token"], {"token": token}).one_or_none()),
+                connection=connection)
+
+
+@contextmanager
+def saving() -> Iterator[sa.Connection]:
+    """A Core connection of its own for one autosave (read with `held_by_edit_token`, written with
+    `save`), closed at the end: the ORM session's transaction and its closing at the request's end
+    cost more than the save's two statements (issue 21). `save`'s UPDATE ... WHERE version is the
+    check whatever the connection."""
+    with db.engine.connect() as connection:
+        yield connection
 
 
 # One statement, compiled once: building an UPDATE's values at each save cost more than running it.
@@ -167,22 +185,30 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     the same instant cannot both win, whatever the database or the number of workers. The new
     version's summary (`summary_for`) is written in the same statement. `result`: the engine's
     result of `document` (None: it does not score) when the caller has just computed it, so the
-    save does not score it twice.
+    save does not score it twice. A `Held` record read on a `saving` connection is written and
+    committed on it; any other on the session's connection.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
               "summary": summary_for(document, version + 1, edition_of(record), result),
               "status": status or record.status}
-    # a Core UPDATE on the session's connection: the ORM's bulk update path cost more than the write
-    done = db.session.connection().execute(_WRITE, {**values, "key": record.id, "seen": version})
+    # a Core UPDATE (on the session's connection when none is given): the ORM's bulk update path cost
+    # more than the write
+    connection = record.connection if isinstance(record, Held) else None
+    on = connection if connection is not None else db.session  # what commits or rolls back
+
+    def statements():  # the session's connection is taken again after a rollback
+        return connection if connection is not None else db.session.connection()
+
+    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version})
     if done.rowcount != 1:
-        db.session.rollback()
+        on.rollback()
         if isinstance(record, Held):
-            found = db.session.connection().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
-            fresh = _found(Held(*found) if found is not None else None)  # deleted meanwhile
+            found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
+            fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
-    db.session.commit()
+    on.commit()
     # What was just written, without reading the row back (one query less per autosave).
     if isinstance(record, Held):
         return replace(record, document=document, version=version + 1, status=status or record.status)

@@ -214,14 +214,14 @@ class Laid:
     rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
     texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
 
-    def after(self, sc, document: dict) -> None:
+    def after(self, sc, document: dict):
         """The `Stored` view of the document just written, made from the one before (no form) and
-        kept where `forms.stored` finds it."""
+        kept where `forms.stored` finds it; None when it cannot be made so."""
         from .steps import Stored, remember
 
         view = self.view
         if view is None:  # the document before was not as its form writes it (a game never saved)
-            return
+            return None
         values, shown = dict(view.values), dict(view.shown)
         paths = dict(view.paths) if self.rows else view.paths
         for name, value in self.written.items():
@@ -252,8 +252,10 @@ class Laid:
         for name, text in self.texts.items():
             values[name] = shown[name] = text
         paths = paths if paths is view.paths else MappingProxyType(paths)
-        remember(sc, document, Stored(MappingProxyType(values), MappingProxyType(shown), view.limits,
-                                      document, paths, view.blanks))
+        made = Stored(MappingProxyType(values), MappingProxyType(shown), view.limits, document, paths,
+                      view.blanks)
+        remember(sc, document, made)
+        return made
 
 
 def check(sc, document: dict, messages: dict[str, str], paths) -> object:

@@ -213,12 +213,14 @@ class Steps(service.Steps):
 
         return direct.lay_save(self, document, save, view)
 
-    def written(self, merged, document: dict) -> None:
-        """After a direct save is written: its stored values, made from the ones before it."""
+    def written(self, merged, document: dict) -> Stored | None:
+        """After a direct save is written: its stored values, made from the ones before it (None:
+        a save through the form, whose stored values `stored` makes when asked)."""
         from .direct import Laid
 
         if isinstance(merged, Laid):
-            merged.after(self.screens, document)
+            return merged.after(self.screens, document)
+        return None
 
 
 class Lazy:

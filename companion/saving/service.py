@@ -44,8 +44,10 @@ class Steps:
         """The save checked without the merged form (`forms.direct.Laid`), or None: the form's way."""
         return None
 
-    def written(self, merged: Any, document: dict) -> None:
-        """After `merged` was written as `document` (a direct save keeps its stored values)."""
+    def written(self, merged: Any, document: dict) -> Any | None:
+        """After `merged` was written as `document` (a direct save keeps its stored values): the
+        stored view of `document` when it made one, else None."""
+        return None
 
 
 @dataclass
@@ -64,6 +66,9 @@ class Outcome:
     steps: Steps | None = None
     moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
     dropped: dict[str, str] = field(default_factory=dict)  # left out, and why (a card removed meanwhile)
+    # the stored view (`Steps.stored`) of `record.document` when the save has it already (None: ask
+    # `Steps.stored`), so the answer does not look it up again (a key is a json.dumps of the document)
+    view: Any = None
 
     @property
     def stored(self) -> dict[str, str]:
@@ -108,18 +113,20 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             form = merged.form
             checked = steps.check(record.document, form)
         if merged.conflicts:
-            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps)
+            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps,
+                           view=view)
         if not checked.storable:
-            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, steps)
+            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, steps, view=view)
         status = status_of(checked, finishing)
         if checked.document == record.document and status in (None, record.status):
             return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
-                           merged.moved, merged.dropped)  # nothing new
+                           merged.moved, merged.dropped, view)  # nothing new
         try:
             record = write(record, checked.document, record.version, status=status, result=checked.result)
         except StaleVersion as exc:
             record = exc.record
             continue
-        steps.written(merged, record.document)
-        return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped)
+        after = steps.written(merged, record.document)
+        return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped,
+                       after)
     raise Busy

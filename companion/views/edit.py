@@ -146,11 +146,13 @@ def edit(token: str):
 def save(token: str):
     """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
     non-blank stored value, so the page takes in what another phone saved meanwhile."""
-    record = store.held_by_edit_token(token)  # the game as a save needs it, without the ORM
-    sc = screens_or_404(record.game)
-    out = _submit(record, sc)
+    with store.saving() as connection:  # read and written with Core statements, no ORM session
+        record = store.held_by_edit_token(token, connection)  # the game as a save needs it
+        sc = screens_or_404(record.game)
+        out = _submit(record, sc)  # written on the same connection (`store.save` of a Held record)
     checked = out.checked
-    view = forms.stored(sc, out.record.document)  # the stored values after it, or as they are
+    # the stored values after it, or as they are (the save's own view when it has one: no second look-up)
+    view = out.view if out.view is not None else forms.stored(sc, out.record.document)
     stored = {k: v for k, v in view.values.items() if v}
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
