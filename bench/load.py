@@ -131,8 +131,15 @@ class Table(FastHttpUser):
         track = self.saves % 90
         # never a page-only switch (data-local: play.js does not send it; `card_mode` was sent with
         # every save here, which took every autosave through the form)
-        wanted = {k: v for k, v in form_fields(DOC, self.version).items()
-                  if k not in ("version", "card_mode")}
+        if self.saves == 1:
+            wanted = {k: v for k, v in form_fields(DOC, self.version).items()
+                      if k not in ("version", "card_mode")}
+        else:
+            # Only the field edited since: comparing the whole end state with `stored` again would
+            # send, at every save, each player's own card line, which the stored game keeps as the
+            # table's shared card (not as those fields): a dozen changes no phone makes, through the
+            # form (they decide how the page shows the card).
+            wanted = {}
         wanted["players-0-track"] = str(track)
         changes = {k: [self.base.get(k, ""), v] for k, v in wanted.items() if self.base.get(k, "") != v}
         data = {"csrf_token": self.csrf, "version": str(self.version),
