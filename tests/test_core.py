@@ -196,3 +196,15 @@ def test_a_game_with_nothing_entered_is_said_only_once_it_is_read_as_over(game, 
         ("players", "Rien n'est saisi pour aucun joueur : tout le monde est à 0. Un oubli ?")]
     doc["players"][0]["track" if game != "reterra" else "segments"] = 3  # one player started
     assert [w.path for w in warnings(doc, finished=True)] == ["players[1]", "players[2]"]
+
+
+def test_cities_alone_are_not_said_to_be_nothing_entered():
+    """Rebirth's cities are the table's: a game whose only entry is a complete city scores its prizes
+    (R3) with every player's own fields blank, and is not "everyone at 0"."""
+    from companion.games import score, warnings
+
+    tiles = [{"player": "Ana", "influence": 3}, {"player": "Ben", "influence": 1}]
+    doc = {"game": "rebirth", "variant": "scotland", "players": [{"name": "Ana"}, {"name": "Ben"}],
+           "cities": [{"size": 2, "tiles": tiles}]}
+    assert [p.total for p in score(doc).players] == [5, 3]
+    assert all(w.path != "players" for w in warnings(doc, finished=True))

@@ -180,7 +180,9 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
     hooks = hooks_of(result.game)
     is_blank = hooks.blank
     blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
-    if finished and players and all(blank_):
+    # "everyone at 0" only when the totals are: the table's own parts (Rebirth's cities) may score
+    # with every player's own fields blank
+    if finished and players and all(blank_) and all(p.total == 0 for p in result.players):
         out.append(Problem("players", _("Rien n'est saisi pour aucun joueur : tout le monde est à 0. "
                                         "Un oubli ?")))
     for i, player in enumerate(players):
