@@ -128,6 +128,7 @@ def test_the_farm_caveat_is_said_once_and_a_solo_game_has_no_winner(weasy_log):
     solo = {"game": "revive", "variant": "base", "players": [{"name": "Bea", "track": 52}]}
     _, text = read(pdf.render_sheet(solo, date=DAY))
     assert squash("Partie en solo : Bea, 52 points") in text and "gagne" not in text
+    assert squash("Bea · 52 points") in text and squash("1re Bea") not in text  # no place when alone
     assert warnings_of(weasy_log) == []
 
 

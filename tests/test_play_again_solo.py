@@ -35,6 +35,7 @@ def test_a_solo_game_says_its_score_not_a_winner(client):
     results = text(page)
     assert "Partie en solo : Bea, 52 points" in results
     assert "gagne" not in results and "Le premier joueur passe" not in results  # nobody to pass to
+    assert 'class="rank"' not in page.get_data(as_text=True)  # no "1re": alone, there is no place
     shared = re.search(r"(/r/[\w-]+/)", page.get_data(as_text=True)).group(1)  # the read-only link
     assert "Partie en solo : Bea, 52 points" in text(client.get(shared))
     history = text(client.get("/parties"))
