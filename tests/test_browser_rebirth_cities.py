@@ -72,6 +72,28 @@ def test_the_issues_cities_take_a_tap_each_and_store_the_document(phone, live_se
     assert stored_document(live_server, url)["cities"] == doc["cities"]
 
 
+def test_a_reloaded_page_shows_only_the_cities_entered(phone, live_server):
+    """QA: after a reload the page's spare blank city (the one "Nouvelle ville" fills) read as a
+    folded "Ville 3" under two cities entered: a city nobody entered, on the table's screen."""
+    new_game(phone, "rebirth", "scotland", ["Ana", "Ben"])
+    taps = Taps(phone)
+    taps.city(2)
+    taps.tile(0, "Ana", 3)
+    taps.tile(0, "Ben", 1)
+    taps.city(1)
+    taps.tile(1, "Ben", 2)
+    saved(phone)
+    phone.reload()
+    summaries = phone.locator(".city-summary:visible")
+    expect(summaries).to_have_count(1)  # the first city folded; the second, the last entered, open
+    expect(summaries.first).to_have_text("Ville 1 · 2 cases · Ana 3, Ben 1")
+    expect(phone.locator("#f-cities-1")).to_be_visible()
+    expect(phone.locator("#f-cities-2")).to_be_hidden()  # the spare one, blank
+    taps.city(3)  # "Nouvelle ville" fills the spare one and shows it
+    expect(phone.locator("#f-cities-2")).to_be_visible()
+    expect(phone.locator('[name="cities-2-size"]')).to_have_value("3")
+
+
 def test_the_order_is_asked_only_while_a_tie_in_a_complete_city_needs_it(phone, live_server):
     url = new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis", "Inès", "Jules"])
     taps = Taps(phone)

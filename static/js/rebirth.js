@@ -228,6 +228,9 @@
       var keep = row === target || !!row.querySelector(".has-error, .field-error:not(:empty)");
       row.classList.toggle("folded", !keep);
       button(row).hidden = keep;
+      // the spare blank city the page offers after the last one ("Nouvelle ville" fills it): folded,
+      // it would read as a city nobody entered ("Ville 5")
+      row.hidden = !keep && !filled(row);
     });
   }
 
