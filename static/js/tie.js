@@ -11,31 +11,9 @@
   /* ---------------------------------------------------------------- steppers */
 
   $all("input[data-stepper]", form).forEach(function (input) {
-    var wrap = document.createElement("span");
-    wrap.className = "stepper";
-    input.parentNode.insertBefore(wrap, input);
-    [["-1", "\u2212", form.dataset.minus], null, ["1", "+", form.dataset.plus]].forEach(function (b) {
-      if (!b) { wrap.appendChild(input); return; }
-      var btn = document.createElement("button");
-      btn.type = "button";
-      btn.className = "step";
-      btn.dataset.step = b[0];
-      btn.textContent = b[1];
-      btn.setAttribute("aria-label", b[2]);
-      wrap.appendChild(btn);
-    });
+    Stepper.wrap(input, form.dataset.minus, form.dataset.plus);  // static/js/stepper.js
   });
-
-  form.addEventListener("click", function (e) {
-    var btn = e.target.closest("button[data-step]");
-    if (!btn) return;
-    var input = btn.parentNode.querySelector("input");
-    var min = parseInt(input.getAttribute("min") || "0", 10);
-    var max = parseInt(input.getAttribute("max") || "999", 10);
-    var value = parseInt(input.value, 10);
-    value = isNaN(value) ? min : value;
-    input.value = String(Math.min(max, Math.max(min, value + parseInt(btn.dataset.step, 10))));
-  });
+  form.addEventListener("click", Stepper.stepped);
 
   /* ---------------------------------------------------------------- names on chips and rows */
 

@@ -17,32 +17,12 @@
   function stepper(input) {
     if (input.dataset.enhanced) return;
     input.dataset.enhanced = "1";
-    var wrap = document.createElement("span");
-    wrap.className = "stepper";
-    input.parentNode.insertBefore(wrap, input);
-    [["-1", "\u2212", T("minus")], null, ["1", "+", T("plus")]].forEach(function (b) {
-      if (!b) { wrap.appendChild(input); return; }
-      var btn = document.createElement("button");
-      btn.type = "button";
-      btn.className = "step";
-      btn.dataset.step = b[0];
-      btn.textContent = b[1];
-      btn.setAttribute("aria-label", b[2]);
-      wrap.appendChild(btn);
-    });
+    Stepper.wrap(input, T("minus"), T("plus"));  // static/js/stepper.js
   }
 
   document.addEventListener("click", function (e) {
-    var btn = e.target.closest("button[data-step]");
-    if (!btn) return;
-    var input = btn.parentNode.querySelector("input");
-    var min = input.hasAttribute("min") ? parseInt(input.getAttribute("min"), 10) : 0;
-    var max = input.hasAttribute("max") ? parseInt(input.getAttribute("max"), 10) : Infinity;
-    var value = parseInt(input.value, 10);
-    var step = parseInt(btn.dataset.step, 10);
-    value = isNaN(value) ? (step > 0 ? Math.max(min, 0 + step) : min) : value + step;
-    input.value = String(Math.min(max, Math.max(min, value)));
-    fire(input);
+    var input = Stepper.stepped(e);
+    if (input) fire(input);
   });
 
   /* ---------------------------------------------------------------- rows
