@@ -63,38 +63,33 @@ def _own_validate(form) -> bool:
     return type(form).validate is not Form.validate
 
 
-@cache
-def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
-    """Field name -> `Leaf`, for every field that can be laid on the document directly."""
+def _walk(game_id: str, variant: str, n_players: int, on_field, on_rows) -> None:
+    """Every field of a blank game's form (the table's, then each seat's) as its contract place:
+    `on_field(f, path, steps, kinds, orders, fixed)` for a field outside a list of rows (`fixed`: an
+    entry of a fixed list), `on_rows(f, path, steps, kinds, orders)` for a list of rows (not entered).
+    A form that checks its fields together (its own `validate`) is left out: WTForms reads it."""
     from .binding import screens
-    from .fields import SKIPPED, Count, Rows
+    from .fields import SKIPPED, Rows
 
     sc = screens(game_id)
     form = sc.form({"game": game_id, "variant": variant, "players": [{"name": ""}] * n_players})
-    out: dict[str, Leaf] = {}
     table = sc._table(variant)
 
     def order_of(f) -> tuple:
         return tuple(sub.short_name for sub in f if sub.short_name not in SKIPPED)
 
-    def leaf(f, path, steps, kinds, orders, fixed=False):
-        if isinstance(f, BooleanField) and not fixed:
-            out[f.name] = Leaf("flag", 0, 0, path, steps, kinds, orders, False)
-        elif isinstance(f, Count):
-            out[f.name] = Leaf("count", f.lo, f.hi, path, steps, kinds, orders, fixed)
-
     def visit(form_obj, path, steps, kinds, orders, skip=()):
         """`orders`: each container above this form's own object; `kinds`: each step's container."""
         if _own_validate(form_obj):
-            return  # the form checks its fields together: WTForms does
+            return
         own = (*orders, order_of(form_obj))
         for f in form_obj:
             if f.short_name in SKIPPED or f.short_name in skip:
                 continue
             p, s = join(path, f.short_name), (*steps, f.short_name)
             if isinstance(f, Rows):
-                continue
-            if isinstance(f, FormField):
+                on_rows(f, p, s, kinds, own)
+            elif isinstance(f, FormField):
                 visit(f.form, p, s, (*kinds, "group"), own, getattr(f.form, "ui_only", ()))
             elif isinstance(f, FieldList):
                 for k, entry in enumerate(f.entries):
@@ -102,16 +97,32 @@ def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
                     if isinstance(entry, FormField):
                         visit(entry.form, pk, (*s, k), (*kinds, "fixed", "entry"), (*own, None),
                               getattr(entry.form, "ui_only", ()))
-                    elif isinstance(entry, Count):
-                        leaf(entry, pk, (*s, k), (*kinds, "fixed"), (*own, None), fixed=True)
+                    else:
+                        on_field(entry, pk, (*s, k), (*kinds, "fixed"), (*own, None), True)
             else:
-                leaf(f, p, s, kinds, own)
+                on_field(f, p, s, kinds, own, False)
 
     top = order_of(form)
     visit(form, "", (), (), (), {"players", *getattr(table or object, "ui_only", ())})
     for i, entry in enumerate(form.players.entries):
         visit(entry.form, join("players", i), ("players", i), ("list", "seat"), (top, None),
               getattr(entry.form, "ui_only", ()))
+
+
+@cache
+def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
+    """Field name -> `Leaf`, for every field that can be laid on the document directly."""
+    from .fields import Count
+
+    out: dict[str, Leaf] = {}
+
+    def leaf(f, path, steps, kinds, orders, fixed):
+        if isinstance(f, BooleanField) and not fixed:
+            out[f.name] = Leaf("flag", 0, 0, path, steps, kinds, orders, False)
+        elif isinstance(f, Count):
+            out[f.name] = Leaf("count", f.lo, f.hi, path, steps, kinds, orders, fixed)
+
+    _walk(game_id, variant, n_players, leaf, lambda *_: None)
     return MappingProxyType(out)
 
 
@@ -516,39 +527,16 @@ def _item_of(rows_field) -> tuple | None:
 def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """List name -> `RowList`, for the lists of the players' forms and the table's whose rows are
     numbers and boxes only (a list inside a row, a name or a choice: the form reads it)."""
-    from . import SKIPPED, Rows, screens
-
-    sc = screens(game_id)
-    form = sc.form({"game": game_id, "variant": variant, "players": [{"name": ""}] * n_players},
-                   formdata=None)
     out: dict[str, RowList] = {}
-    table = sc._table(variant)
 
-    def order_of(f) -> tuple:
-        return tuple(sub.short_name for sub in f if sub.short_name not in SKIPPED)
+    def rows(f, path, steps, kinds, orders):
+        if not f.entries:
+            f.append_entry()
+        item = _item_of(f)
+        if item is not None:
+            out[f.name] = RowList(Leaf("rows", 0, 0, path, steps, kinds, orders, False), f.max_entries, item)
 
-    def visit(form_obj, path, steps, kinds, orders, skip=()):
-        if _own_validate(form_obj):
-            return
-        own = (*orders, order_of(form_obj))
-        for f in form_obj:
-            if f.short_name in SKIPPED or f.short_name in skip:
-                continue
-            p, s = join(path, f.short_name), (*steps, f.short_name)
-            if isinstance(f, Rows):
-                if not f.entries:
-                    f.append_entry()
-                item = _item_of(f)
-                if item is not None:
-                    out[f.name] = RowList(Leaf("rows", 0, 0, p, s, kinds, own, False), f.max_entries, item)
-            elif isinstance(f, FormField):
-                visit(f.form, p, s, (*kinds, "group"), own, getattr(f.form, "ui_only", ()))
-
-    top = order_of(form)
-    visit(form, "", (), (), (), {"players", *getattr(table or object, "ui_only", ())})
-    for i, entry in enumerate(form.players.entries):
-        visit(entry.form, join("players", i), ("players", i), ("list", "seat"), (top, None),
-              getattr(entry.form, "ui_only", ()))
+    _walk(game_id, variant, n_players, lambda *_: None, rows)
     return MappingProxyType(out)
 
 
