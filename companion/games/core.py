@@ -138,6 +138,8 @@ class Checker:
 
     def int_value(self, value: Any, path: str, lo: int, hi: int) -> int:
         """Validate a number already taken out of its container; 0 when invalid."""
+        if type(value) is int and lo <= value <= hi:  # the common case, first (a bool is not an int here)
+            return value
         if not is_int(value):
             self.add(path, _("doit être un nombre entier"))
             return 0
@@ -150,7 +152,10 @@ class Checker:
         """An optional whole number field; missing means `default` (0)."""
         if key not in obj:
             return default
-        return self.int_value(obj[key], join(path, key), lo, hi)
+        value = obj[key]
+        if type(value) is int and lo <= value <= hi:  # its path is only made for a problem
+            return value
+        return self.int_value(value, join(path, key), lo, hi)
 
     def boolean(self, obj: dict, key: str, path: str, default: bool = False) -> bool:
         if key not in obj:

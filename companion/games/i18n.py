@@ -85,7 +85,8 @@ def _compiled(po: Path) -> _gettext.GNUTranslations:
 
 
 def gettext(message: str, **values) -> str:
-    text = catalogue(current()).gettext(message) if message else message
+    lang = _current.get()
+    text = message if lang == DEFAULT or not message else catalogue(lang).gettext(message)
     return text.format(**values) if values else text
 
 
