@@ -341,10 +341,11 @@ def _normal(f: Leaf, value) -> bool:
     return type(value) is int
 
 
-def _skeleton(value, tree, spec):
+def _skeleton(value, tree, spec, found: dict):
     """`value` without its direct fields' values, or None when one of them is not as the form
     writes it (a number stored as text, a box stored as false: the form's view is the one). A group
-    left with none of its fields is left out, as the form leaves an empty group out."""
+    left with none of its fields is left out, as the form leaves an empty group out. The values
+    taken out go into `found` (field name -> value), read in the same walk."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -354,10 +355,11 @@ def _skeleton(value, tree, spec):
             elif isinstance(sub, str):
                 if not _normal(spec[sub], v):
                     return None
+                found[sub] = v
             else:
                 if v == {}:
                     return None  # an empty group: the form leaves it out
-                v = _skeleton(v, sub, spec)
+                v = _skeleton(v, sub, spec, found)
                 if v is None:
                     return None
                 if v != {}:
@@ -372,9 +374,10 @@ def _skeleton(value, tree, spec):
             elif isinstance(sub, str):
                 if not _normal(spec[sub], v):
                     return None
+                found[sub] = v
                 out.append(_CUT)
             else:
-                v = _skeleton(v, sub, spec)
+                v = _skeleton(v, sub, spec, found)
                 if v is None:
                     return None
                 out.append(v)
@@ -390,23 +393,9 @@ def _texts(f: Leaf, value) -> tuple[str, str]:
     return text, text
 
 
-def _at(document, steps):
-    node = document
-    for step in steps:
-        if isinstance(node, dict):
-            node = node.get(step)
-        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
-            node = node[step]
-        else:
-            return None
-        if node is None:
-            return None
-    return node
-
-
-def _skeleton_key(sc, document: dict, lang: str):
+def _skeleton_key(sc, document: dict, lang: str, found: dict | None = None):
     """The key of a document's skeleton, or None when it has none (no direct field, or a value the
-    form would write otherwise)."""
+    form would write otherwise); its direct fields' values go into `found` when given."""
     try:
         variant, n = document["variant"], len(document.get("players", []))
         tree, names = _tree(sc.id, variant, n)
@@ -414,7 +403,7 @@ def _skeleton_key(sc, document: dict, lang: str):
         return None
     if not names:
         return None
-    skeleton = _skeleton(document, tree, _spec(sc.id, variant, n))
+    skeleton = _skeleton(document, tree, _spec(sc.id, variant, n), {} if found is None else found)
     if skeleton is None:
         return None
     return (sc.id, variant, n, json.dumps(skeleton, sort_keys=True, ensure_ascii=False), lang), names
@@ -428,12 +417,13 @@ def _template(key) -> Template | None:
         return found
 
 
-def view_of(sc, document: dict, text: str, lang: str, build):
-    """The `Stored` view of `document` (`text`: its JSON, sorted): from the view made for its
-    skeleton when there is one, else `build()` (the form's), kept for its skeleton."""
+def view_of(sc, document: dict, lang: str, build):
+    """The `Stored` view of `document`: from the view made for its skeleton when there is one, else
+    `build()` (the form's), kept for its skeleton."""
     from . import Stored
 
-    found = _skeleton_key(sc, document, lang)
+    values_of: dict = {}  # each direct field's value, read while its skeleton is made
+    found = _skeleton_key(sc, document, lang, values_of)
     if found is None:
         return build()
     key, names = found
@@ -449,8 +439,8 @@ def view_of(sc, document: dict, text: str, lang: str, build):
     base = template.view
     values, shown = dict(base.values), dict(base.shown)
     spec = _spec(*key[:3])
-    for name in names:
-        values[name], shown[name] = _texts(spec[name], _at(document, spec[name].steps))
+    for name in names:  # a field whose key the document leaves out: blank
+        values[name], shown[name] = _texts(spec[name], values_of.get(name))
     return Stored(MappingProxyType(values), MappingProxyType(shown), base.limits, document, base.paths,
                   base.blanks)
 

@@ -11,7 +11,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from types import MappingProxyType
 
 from ..games import i18n
@@ -105,8 +104,11 @@ def stored(screens_: Screens, document: dict) -> Stored:
             return found
     from . import direct  # a document seen before but for a few numbers: its view without a form
 
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
-    found = direct.view_of(screens_, document, text, key[2], partial(_stored, screens_.id, text, key[2]))
+    def build(labelled: bool = False) -> Stored:  # with the form (its JSON text made only then)
+        text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+        return _stored(screens_.id, text, key[2], labelled)
+
+    found = direct.view_of(screens_, document, key[2], build)
     _keep(key, found)
     return found
 
