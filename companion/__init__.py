@@ -33,6 +33,9 @@ def create_app(config: Mapping | None = None) -> Flask:
     app.config.from_mapping(settings.from_env(app.instance_path))
     if config:
         app.config.from_mapping(config)
+    # for the database finally chosen (a test's or a club's given in `config`)
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.engine_options(url))
 
     from . import (
         api,

@@ -24,6 +24,16 @@ def test_default_database_is_sqlite_in_instance(tmp_path, monkeypatch):
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'inst' / 'companion.sqlite3'}"
 
 
+def test_a_sqlite_file_is_not_pinged_a_database_server_is(app):
+    """A ping is one more statement per request; only a server can drop a pooled connection (the
+    PostgreSQL side: tests/test_postgres.py replaces a connection the server ended)."""
+    from companion.extensions import db
+
+    with app.app_context():
+        assert db.engine.dialect.name == "sqlite" and not db.engine.pool._pre_ping
+    assert settings.engine_options("postgresql+psycopg://u:p@db/club") == {"pool_pre_ping": True}
+
+
 @pytest.mark.parametrize("given, expected", [
     ("postgres://u:p@db/club", "postgresql+psycopg://u:p@db/club"),
     ("postgresql://u:p@db/club", "postgresql+psycopg://u:p@db/club"),

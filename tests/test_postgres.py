@@ -46,6 +46,18 @@ def test_migrations_and_games_on_postgresql(postgres_url, tmp_path, monkeypatch)
         assert stale.value.record.version == 2
         assert stale.value.record.document == doc
 
+    # The server ends a pooled connection (a restart, an idle timeout): the next request gets a
+    # fresh one instead of an error (the pool pings a server's connections before use).
+    with app.app_context(), db.engine.connect() as conn:  # a pooled connection, left open in the pool
+        conn.execute(sa.text("select 1"))
+    outside = sa.create_engine(postgres_url, poolclass=sa.pool.NullPool)
+    with outside.connect() as admin:
+        ended = admin.execute(sa.text("select count(pg_terminate_backend(pid)) from pg_stat_activity "
+                                      "where datname = current_database() and pid <> pg_backend_pid()"))
+        assert ended.scalar_one() >= 1
+    outside.dispose()
+    assert app.test_client().get(f"/g/{token}/").status_code == 200
+
 
 def test_simultaneous_merged_saves_on_postgresql(postgres_url, tmp_path, monkeypatch):
     """The merge is made again when the one UPDATE ... WHERE version finds another save got in
