@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,6 +20,7 @@ import pytest
 from companion import forms
 from companion.forms import direct
 from companion.forms import steps as forms_steps
+from companion.forms.reterra import slug
 from companion.games import i18n
 from companion.saving import service, wire
 
@@ -42,7 +44,32 @@ def _start(game: str, variant: str) -> dict:
     fixture = FIXTURES / f"{game}-{variant}.json"
     if fixture.exists():
         return json.loads(fixture.read_text())
-    return {"game": game, "variant": variant, "players": [{"name": n} for n in NAMES]}
+    start = {"game": game, "variant": variant, "players": [{"name": n} for n in NAMES]}
+    if game == "reterra":  # three cards in play, and one player who drew their community
+        drawn = json.loads((FIXTURES / "reterra.json").read_text())["players"][1]["grid"]
+        start["buildings"] = [{"id": slug(name), "name": name, "points": 3} for name in CARD_NAMES[:3]]
+        start["players"][1]["grid"] = drawn
+    return start
+
+
+# Reterra: a player's fields the engine path reads (`reterra.direct_player`), and the cards in play,
+# added and removed now and then (through the form) so that counts follow their card
+RETERRA_DIRECT = re.compile(r"players-\d+-(segments|energy_sources|relics|junk|inhabitants|building_bonus)")
+CARD_NAMES = ["Terrain de sport", "Forge", "Observatoire", "Serre", "Tour de guet", "Éolienne"]
+
+
+def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
+    """A card removed (its row blanked: the rows below move up) or added after the last one: the
+    fields and their new texts, and the row added."""
+    rows = sorted(int(m.group(1)) for n, v in view.values.items()
+                  if (m := re.fullmatch(r"buildings-(\d+)-name", n)) and v)
+    if rows and (len(rows) > 4 or rng.random() < 0.5):
+        k = rng.choice(rows)
+        return {f"buildings-{k}-{sub}": "" for sub in ("id", "name", "points")}, []
+    k = max(rows, default=-1) + 1
+    names = [n for n in CARD_NAMES if n not in {view.values.get(f"buildings-{r}-name") for r in rows}]
+    return {f"buildings-{k}-name": rng.choice(names), f"buildings-{k}-points": str(rng.randint(0, 9))}, \
+        [f"buildings-{k}"]
 
 
 def _value(rng: random.Random, now: str) -> str:
@@ -94,6 +121,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     rng = random.Random(seed)
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
+    player_saves = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -104,7 +132,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 view = forms.stored(sc, ours.document)
                 fields = sorted(view.values)
                 spec = direct.leaves_of(sc, view)
-                direct_ones = [n for n in fields if n in spec]
+                direct_ones = [n for n in fields if n in spec or RETERRA_DIRECT.fullmatch(n)]
                 # what this phone was based on: what is stored, or (a phone behind) an older value
                 based = history[-1] if rng.random() < 0.75 else rng.choice(history)
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
@@ -115,6 +143,10 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if card and rng.random() < 0.15:
                     picked.append(rng.choice(card))
                 changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
+                if game == "reterra" and rng.random() < 0.1:  # a card removed or added (the form's way)
+                    texts, more = _card_change(rng, view)
+                    changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
+                    added = added + more
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
                 save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
                                  ours.version)
@@ -128,6 +160,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                                                                     for n in save.changes)
                 card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
                                                                      for n in save.changes)
+                player_saves += isinstance(a.form, forms.Lazy) and any(RETERRA_DIRECT.fullmatch(n)
+                                                                       for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -168,10 +202,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                     history.append(dict(after.values))
     # saved, refused, in conflict: each answer was compared
     assert {kind for kind, _ok in seen} == {"saved", "invalid", "conflict"}, seen
-    if game != "reterra":  # Reterra's players check their mode's fields together: always the form
-        assert direct_saves > TRIALS // 2, direct_saves
+    assert direct_saves > TRIALS // 2, direct_saves  # Reterra's too: its counts and bonus
+    if game != "reterra":  # (no field of Reterra's is in a skeleton or a list of rows of numbers)
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if game == "reterra":
+        assert player_saves > TRIALS // 4, player_saves  # a player's counts and bonus: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either

@@ -534,11 +534,68 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
         player["grid"] = grid
 
 
+# --------------------------------------------------------------------------- an autosave without the form
+
+# A player's keys in the order `to_document` writes them (the form's fields, then the cards' counts
+# and the drawing, which it adds itself).
+_LAID = (*COUNT_KEYS, "building_bonus")
+_PLAYER_KEYS = frozenset(("name", *_LAID, "buildings", "grid"))
+_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus)")
+_BOUNDS = {**engine.COUNT_BOUNDS, "building_bonus": engine.BONUS_MAX}
+
+
+def direct_player(view, changed, data, read):
+    """A player's counts and bonus, laid on the stored document without the form
+    (`forms.direct.lay_save`). The player form checks its fields together (the mode decides which
+    are read), but a player whose stored document has no drawing is counted: each of these is then
+    checked alone, as its `Count` would (`read(lo, hi, text)`: same bounds, same messages), and
+    written where `to_document` writes it. `view`: the stored document's `forms.Stored`; `changed`:
+    the player fields this save changed; `data`: every value after the merge. Returns (seat -> the
+    player's new object, messages by field, the fields' texts after it), or None when a change is one
+    only the form reads (a drawn player's counts, which the form leaves out; the mode; the drawing)."""
+    from .direct import OMIT
+
+    players = view.document.get("players") or []
+    seats: set[int] = set()
+    for name in changed:
+        match = _DIRECT.fullmatch(name)
+        if match is None or name not in view.values:
+            return None
+        seat, key = int(match.group(1)), match.group(2)
+        if seat >= len(players) or not _PLAYER_KEYS.issuperset(players[seat]):
+            return None
+        if key in COUNT_KEYS and "grid" in players[seat]:
+            return None  # drawn: the form leaves the counts out
+        seats.add(seat)
+    out, messages, texts = {}, {}, {}
+    for seat in sorted(seats):
+        player = players[seat]
+        new = {"name": player["name"]} if "name" in player else {}
+        for key in _LAID:
+            name = f"players-{seat}-{key}"
+            value = player.get(key, OMIT)
+            if data.get(name, "") != view.values.get(name, ""):
+                value, message = read(0, _BOUNDS[key], data.get(name, ""))
+                if message:
+                    messages[name] = message
+            if value is not OMIT:
+                new[key] = value
+            if key in COUNT_KEYS and "grid" in player:
+                continue
+            texts[name] = "" if value is OMIT else str(value)
+        for key in ("buildings", "grid"):
+            if key in player:
+                new[key] = player[key]
+        out[seat] = new
+    return out, messages, texts
+
+
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
 from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
                   row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle,
+                  direct_player=direct_player,
                   # its page reads values itself (a card's name labels its counts): never from a skeleton
                   page_skeleton=False)
