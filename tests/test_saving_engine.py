@@ -2,7 +2,8 @@
 the reference, on the same random change sets (seeded), every game and variant: two tables play the
 same saves, one through the service as the autosave runs it, one with WTForms for every save (a
 player's numbers and boxes, rows of numbers and boxes changed, blanked and added, now and then a
-field only the form reads); after
+field only the form reads; Reterra's counts and bonus, and its building counts sent with the card
+they were typed for, while cards are added and removed); after
 each save both hold the same document, status and version, and answered alike (saved, draft,
 conflict on the same fields with the same values, refused with the same messages beside the same
 fields, the same stored values and totals), in French and in English."""
@@ -54,8 +55,34 @@ def _start(game: str, variant: str) -> dict:
 
 # Reterra: a player's fields the engine path reads (`reterra.direct_player`), and the cards in play,
 # added and removed now and then (through the form) so that counts follow their card
-RETERRA_DIRECT = re.compile(r"players-\d+-(segments|energy_sources|relics|junk|inhabitants|building_bonus)")
+RETERRA_DIRECT = re.compile(r"players-\d+-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
+                            r"|built-(\d+))")
 CARD_NAMES = ["Terrain de sport", "Forge", "Observatoire", "Serre", "Tour de guet", "Éolienne"]
+
+
+def _reterra_direct(name: str, values) -> bool:
+    """A player's count or bonus, or their count of a card the phone shows (`values`: what it was
+    based on; a row with no card is not shown)."""
+    match = RETERRA_DIRECT.fullmatch(name)
+    return bool(match) and (match.group(2) is None or bool(values.get(f"buildings-{match.group(2)}-name")))
+
+
+def _keys(rng: random.Random, changes, based) -> dict[str, str]:
+    """The card each count was typed for, as the phone showed it (its name, now and then its id):
+    the card of its row in what the phone was based on, which another phone may have removed or
+    moved since; now and then a card no longer in play."""
+    keys = {}
+    for name in changes:
+        match = RETERRA_DIRECT.fullmatch(name)
+        if not (match and match.group(2)):
+            continue
+        k = match.group(2)
+        card = based.get(f"buildings-{k}-{'id' if rng.random() < 0.2 else 'name'}", "")
+        if rng.random() < 0.08:
+            card = "Ancienne carte"
+        if card:
+            keys[name] = card
+    return keys
 
 
 def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
@@ -63,7 +90,7 @@ def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
     fields and their new texts, and the row added."""
     rows = sorted(int(m.group(1)) for n, v in view.values.items()
                   if (m := re.fullmatch(r"buildings-(\d+)-name", n)) and v)
-    if rows and (len(rows) > 4 or rng.random() < 0.5):
+    if rows and (len(rows) > 4 or rng.random() < 0.35):
         k = rng.choice(rows)
         return {f"buildings-{k}-{sub}": "" for sub in ("id", "name", "points")}, []
     k = max(rows, default=-1) + 1
@@ -121,7 +148,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     rng = random.Random(seed)
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
-    player_saves = 0
+    player_saves = keyed_saves = moved_saves = dropped_saves = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -132,9 +159,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 view = forms.stored(sc, ours.document)
                 fields = sorted(view.values)
                 spec = direct.leaves_of(sc, view)
-                direct_ones = [n for n in fields if n in spec or RETERRA_DIRECT.fullmatch(n)]
                 # what this phone was based on: what is stored, or (a phone behind) an older value
                 based = history[-1] if rng.random() < 0.75 else rng.choice(history)
+                direct_ones = [n for n in fields if n in spec or _reterra_direct(n, based)]
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
@@ -143,12 +170,13 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if card and rng.random() < 0.15:
                     picked.append(rng.choice(card))
                 changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
-                if game == "reterra" and rng.random() < 0.1:  # a card removed or added (the form's way)
+                if game == "reterra" and rng.random() < 0.15:  # a card removed or added (the form's way)
                     texts, more = _card_change(rng, view)
                     changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
                     added = added + more
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
-                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
+                keys = _keys(rng, changes, based) if game == "reterra" else {}
+                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, keys,
                                  ours.version)
                 posted = wire.encode(save)
                 finishing = rng.random() < 0.1
@@ -162,6 +190,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                                                                      for n in save.changes)
                 player_saves += isinstance(a.form, forms.Lazy) and any(RETERRA_DIRECT.fullmatch(n)
                                                                        for n in save.changes)
+                keyed_saves += isinstance(a.form, forms.Lazy) and bool(save.keys)
+                moved_saves += isinstance(a.form, forms.Lazy) and any(a.moved.get(n) for n in save.keys)
+                dropped_saves += isinstance(a.form, forms.Lazy) and bool(a.dropped)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -208,6 +239,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
     if game == "reterra":
-        assert player_saves > TRIALS // 4, player_saves  # a player's counts and bonus: no form
+        assert player_saves > TRIALS // 4, player_saves  # a player's counts, bonus, buildings: no form
+        assert keyed_saves > 20, keyed_saves  # counts sent with their card: laid by card, no form
+        assert moved_saves > 0, moved_saves  # a count gone with its card to another row
+        assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either

@@ -540,19 +540,24 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
 # and the drawing, which it adds itself).
 _LAID = (*COUNT_KEYS, "building_bonus")
 _PLAYER_KEYS = frozenset(("name", *_LAID, "buildings", "grid"))
-_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus)")
+_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
+                     r"|built-\d+)")
 _BOUNDS = {**engine.COUNT_BOUNDS, "building_bonus": engine.BONUS_MAX}
 
 
 def direct_player(view, changed, data, read):
-    """A player's counts and bonus, laid on the stored document without the form
+    """A player's counts, bonus and buildings, laid on the stored document without the form
     (`forms.direct.lay_save`). The player form checks its fields together (the mode decides which
     are read), but a player whose stored document has no drawing is counted: each of these is then
     checked alone, as its `Count` would (`read(lo, hi, text)`: same bounds, same messages), and
-    written where `to_document` writes it. `view`: the stored document's `forms.Stored`; `changed`:
-    the player fields this save changed; `data`: every value after the merge. Returns (seat -> the
-    player's new object, messages by field, the fields' texts after it), or None when a change is one
-    only the form reads (a drawn player's counts, which the form leaves out; the mode; the drawing)."""
+    written where `to_document` writes it. The building counts are taken from `data` as the merge
+    settled them by card (`keyed`, `settle`: a count goes to its card's row, or is left out when
+    the card was removed meanwhile), each written under its card's id (the stored form's paths say
+    which card each row is: a save changing a card is the form's). `view`: the stored document's
+    `forms.Stored`; `changed`: the player fields this save changed; `data`: every value after the
+    merge. Returns (seat -> the player's new object, messages by field, the fields' texts after it),
+    or None when a change is one only the form reads (a drawn player's counts, which the form leaves
+    out; the mode; the drawing)."""
     from .direct import OMIT
 
     players = view.document.get("players") or []
@@ -583,11 +588,42 @@ def direct_player(view, changed, data, read):
             if key in COUNT_KEYS and "grid" in player:
                 continue
             texts[name] = "" if value is OMIT else str(value)
-        for key in ("buildings", "grid"):
-            if key in player:
-                new[key] = player[key]
+        built = _built(view, seat, player, data, read, messages, texts)
+        if built:
+            new["buildings"] = built
+        if "grid" in player:
+            new["grid"] = player["grid"]
         out[seat] = new
     return out, messages, texts
+
+
+def _built(view, seat: int, player: dict, data, read, messages: dict, texts: dict) -> dict:
+    """A player's buildings {card id: count} from their counts after the merge, as `to_document`
+    writes them (the cards' order, a blank or 0 left out); a count typed on a row with no card is
+    read (its message) and written nowhere, as the form does."""
+    from .direct import OMIT
+
+    prefix = f"players[{seat}].buildings."
+    cards = {name: path[len(prefix):] for path, name in view.paths.items() if path.startswith(prefix)}
+    stored = player.get("buildings") if isinstance(player.get("buildings"), dict) else {}
+    built = {}
+    for name, card in cards.items():
+        value = stored.get(card, OMIT)
+        if data.get(name, "") != view.values.get(name, ""):
+            value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
+            if message:
+                messages[name] = message
+        if value is not OMIT and value:
+            built[card] = value
+    for k in range(CARDS_MAX):
+        name = f"players-{seat}-built-{k}"
+        if name not in cards and data.get(name, "") != view.values.get(name, ""):
+            _value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
+            if message:
+                messages[name] = message
+        card = cards.get(name)
+        texts[name] = str(built[card]) if card in built else ""
+    return built
 
 
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
