@@ -62,8 +62,9 @@ class Adapter:
     # player's line): fn(changes, stored values, read) -> (written, messages, texts) or None.
     direct_table: Callable[[Changes, Mapping[str, str], Callable], tuple | None] | None = None
     # A player's fields an autosave lays on the document itself when the player form checks its
-    # fields together (Reterra's counts and bonus): fn(stored view, changed fields, values after the
-    # merge, read) -> (seat -> player object, messages, texts) or None (the form's way).
+    # fields together (Reterra's counts, drawing, bonus, buildings by card): fn(stored view, changed
+    # fields, values after the merge, read) -> (seat -> player object, messages, texts) or None (the
+    # form's way).
     direct_player: PlayerHook | None = None
     # A posted form's fields -> the key of the row they were typed for (Reterra's counts by card).
     row_keys: Callable[[Form], dict[str, str]] | None = None

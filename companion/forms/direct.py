@@ -14,12 +14,13 @@ the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
 player's card line), and the fields of a player form that checks its fields together with
 ``direct_player``: Reterra's counts (a player who did not draw their community: each is then read
-alone, as its field would be), building bonus and building counts, these as the merge settled them
-by card (`keys`: a count goes with its card, or is left out with a message when the card was removed
-meanwhile) and written under the card's id. A save that touches anything else (a row holding a
-name, a choice or a list of its own, a player's name or mode, a drawn board, a card in play, a field
-whose value another field's display is read from, a game's own validation) goes through the merged
-WTForms form, which stays the reference:
+alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
+messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
+count goes with its card, or is left out with a message when the card was removed meanwhile),
+written under the card's id. A save that touches anything else (a row holding a name, a choice or
+a list of its own, a player's name, Reterra's mode or cards in play, a drawing begun or wiped out,
+a field whose value another field's display is read from) goes through the merged WTForms form,
+which stays the reference:
 `tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
 finds the same documents, messages, answers and stored values.
 
