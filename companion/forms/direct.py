@@ -611,9 +611,9 @@ def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
 
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
-    form built, or None when it touches a field only the form can read (a name, a choice, a board,
-    a list inside a row, the shared card). Only the autosave goes this way: the no-JS post stays
-    with WTForms, the reference."""
+    form built, or None when it touches a field only the form can read (a name, a choice, a list
+    inside a row, a field its game does not lay itself). Only the autosave goes this way: the no-JS
+    post stays with WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
@@ -705,8 +705,9 @@ def lay_save(steps, document: dict, save, view):
 #
 # A player form that checks its fields together (its own `validate`: Reterra's counts are read only
 # in the mode that shows them) has no field in `_spec`; its game may still lay some of them itself
-# (`Adapter.direct_player`), each checked alone as its field would be, when the stored player says the
-# form would read them so (Reterra: a player with no drawing).
+# (`Adapter.direct_player`), each read as its field would read it, when the stored player says how
+# the form reads them (Reterra: the counts of a player with no drawing, the drawing of one with a
+# drawing). The game gives each such player's whole object, put in its seat after `lay_on`.
 
 _SEAT_FIELD = re.compile(r"players-\d+-")
 

@@ -550,7 +550,7 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
 _LAID = (*COUNT_KEYS, "building_bonus")
 _PLAYER_KEYS = frozenset(("name", *_LAID, "buildings", "grid"))
 _DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
-                     r"|built-\d+|grid-terrain-[0-7]|grid-(?:sources|relics|relic_tokens|junk|inhabitants))")
+                     r"|built-\d+|grid-terrain-\d+|grid-(?:sources|relics|relic_tokens|junk|inhabitants))")
 _BOUNDS = {**engine.COUNT_BOUNDS, "building_bonus": engine.BONUS_MAX}
 
 
