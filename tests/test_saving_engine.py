@@ -2,7 +2,8 @@
 the reference, on the same random change sets (seeded), every game and variant: two tables play the
 same saves, one through the service as the autosave runs it, one with WTForms for every save (a
 player's numbers and boxes, rows of numbers and boxes changed, blanked and added, now and then a
-field only the form reads); after
+field only the form reads; Reterra's counts and bonus, its building counts sent with the card
+they were typed for while cards are added and removed, and a drawn player's rows and squares); after
 each save both hold the same document, status and version, and answered alike (saved, draft,
 conflict on the same fields with the same values, refused with the same messages beside the same
 fields, the same stored values and totals), in French and in English."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,6 +21,7 @@ import pytest
 from companion import forms
 from companion.forms import direct
 from companion.forms import steps as forms_steps
+from companion.forms.reterra import slug
 from companion.games import i18n
 from companion.saving import service, wire
 
@@ -42,7 +45,85 @@ def _start(game: str, variant: str) -> dict:
     fixture = FIXTURES / f"{game}-{variant}.json"
     if fixture.exists():
         return json.loads(fixture.read_text())
-    return {"game": game, "variant": variant, "players": [{"name": n} for n in NAMES]}
+    start = {"game": game, "variant": variant, "players": [{"name": n} for n in NAMES]}
+    if game == "reterra":  # three cards in play, and one player who drew their community
+        start["buildings"] = [{"id": slug(name), "name": name, "points": 3} for name in CARD_NAMES[:3]]
+        start["players"][1]["grid"] = DRAWN
+    return start
+
+
+# Reterra: a player's fields the engine path reads (`reterra.direct_player`), and the cards in play,
+# added and removed now and then (through the form) so that counts follow their card
+RETERRA_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
+                            r"|built-(\d+)|(grid-.+))")
+DRAWN = json.loads((FIXTURES / "reterra.json").read_text())["players"][1]["grid"]
+CARD_NAMES = ["Terrain de sport", "Forge", "Observatoire", "Serre", "Tour de guet", "Éolienne"]
+
+
+def _reterra_direct(name: str, values) -> bool:
+    """A player's count or bonus, or their count of a card the phone shows (`values`: what it was
+    based on; a row with no card is not shown)."""
+    match = RETERRA_DIRECT.fullmatch(name)
+    if not match:
+        return False
+    if match.group(4):  # a drawing: a drawn player's
+        return values.get(f"players-{match.group(1)}-mode") == "grid"
+    return match.group(3) is None or bool(values.get(f"buildings-{match.group(3)}-name"))
+
+
+def _drawn(rng: random.Random, name: str, now: str) -> str:
+    """A row of the community (8 letters, now and then lower case with spaces, unpainted, short) or
+    a list of squares (now and then a bad one, twice the same, blank)."""
+    roll = rng.random()
+    if "terrain" in name:
+        row = "".join(rng.choice("FEDPR") for _ in range(8))
+        if roll < 0.6:
+            return row
+        if roll < 0.7:
+            return " ".join([row[:4].lower(), row[4:]])
+        if roll < 0.8:
+            return row[:3] + "." + row[4:]
+        if roll < 0.87:
+            return row[:7]
+        return now if roll < 0.95 else ""
+    squares = [f"{rng.choice('ABCDEFGH')}{rng.randint(1, 8)}" for _ in range(rng.randint(0, 3))]
+    if roll < 0.08:
+        squares.append(rng.choice(["Z9", "A9", "11"]))
+    elif roll < 0.15 and squares:
+        squares.append(squares[0].lower())
+    return rng.choice([" ", ", "]).join(squares)
+
+
+def _keys(rng: random.Random, changes, based) -> dict[str, str]:
+    """The card each count was typed for, as the phone showed it (its name, now and then its id):
+    the card of its row in what the phone was based on, which another phone may have removed or
+    moved since; now and then a card no longer in play."""
+    keys = {}
+    for name in changes:
+        match = RETERRA_DIRECT.fullmatch(name)
+        if not (match and match.group(3)):
+            continue
+        k = match.group(3)
+        card = based.get(f"buildings-{k}-{'id' if rng.random() < 0.2 else 'name'}", "")
+        if rng.random() < 0.08:
+            card = "Ancienne carte"
+        if card:
+            keys[name] = card
+    return keys
+
+
+def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
+    """A card removed (its row blanked: the rows below move up) or added after the last one: the
+    fields and their new texts, and the row added."""
+    rows = sorted(int(m.group(1)) for n, v in view.values.items()
+                  if (m := re.fullmatch(r"buildings-(\d+)-name", n)) and v)
+    if rows and (len(rows) > 4 or rng.random() < 0.35):
+        k = rng.choice(rows)
+        return {f"buildings-{k}-{sub}": "" for sub in ("id", "name", "points")}, []
+    k = max(rows, default=-1) + 1
+    names = [n for n in CARD_NAMES if n not in {view.values.get(f"buildings-{r}-name") for r in rows}]
+    return {f"buildings-{k}-name": rng.choice(names), f"buildings-{k}-points": str(rng.randint(0, 9))}, \
+        [f"buildings-{k}"]
 
 
 def _value(rng: random.Random, now: str) -> str:
@@ -94,6 +175,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     rng = random.Random(seed)
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
+    player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -104,9 +186,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 view = forms.stored(sc, ours.document)
                 fields = sorted(view.values)
                 spec = direct.leaves_of(sc, view)
-                direct_ones = [n for n in fields if n in spec]
                 # what this phone was based on: what is stored, or (a phone behind) an older value
                 based = history[-1] if rng.random() < 0.75 else rng.choice(history)
+                direct_ones = [n for n in fields if n in spec or _reterra_direct(n, based)]
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
@@ -115,8 +197,23 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if card and rng.random() < 0.15:
                     picked.append(rng.choice(card))
                 changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
+                if game == "reterra":
+                    changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
+                                for n in picked if "-grid-" in n}
+                if game == "reterra" and rng.random() < 0.15:  # a card removed or added (the form's way)
+                    texts, more = _card_change(rng, view)
+                    changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
+                    added = added + more
+                if game == "reterra" and rng.random() < 0.04:  # a player draws, or counts again (the form's)
+                    seat = rng.randrange(len(NAMES))
+                    mode = "counts" if view.values.get(f"players-{seat}-mode") == "grid" else "grid"
+                    changes[f"players-{seat}-mode"] = (based.get(f"players-{seat}-mode", ""), mode)
+                    for r, row in enumerate(DRAWN["terrain"] if mode == "grid" else ()):
+                        name = f"players-{seat}-grid-terrain-{r}"
+                        changes[name] = (based.get(name, ""), row)
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
-                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
+                keys = _keys(rng, changes, based) if game == "reterra" else {}
+                save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, keys,
                                  ours.version)
                 posted = wire.encode(save)
                 finishing = rng.random() < 0.1
@@ -128,6 +225,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                                                                     for n in save.changes)
                 card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
                                                                      for n in save.changes)
+                player_saves += isinstance(a.form, forms.Lazy) and any(RETERRA_DIRECT.fullmatch(n)
+                                                                       for n in save.changes)
+                keyed_saves += isinstance(a.form, forms.Lazy) and bool(save.keys)
+                drawn_saves += isinstance(a.form, forms.Lazy) and any("-grid-" in n for n in save.changes)
+                moved_saves += isinstance(a.form, forms.Lazy) and any(a.moved.get(n) for n in save.keys)
+                dropped_saves += isinstance(a.form, forms.Lazy) and bool(a.dropped)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -168,10 +271,67 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                     history.append(dict(after.values))
     # saved, refused, in conflict: each answer was compared
     assert {kind for kind, _ok in seen} == {"saved", "invalid", "conflict"}, seen
-    if game != "reterra":  # Reterra's players check their mode's fields together: always the form
-        assert direct_saves > TRIALS // 2, direct_saves
+    assert direct_saves > TRIALS // 2, direct_saves  # Reterra's too
+    if game != "reterra":  # (no field of Reterra's is in a skeleton or a list of rows of numbers)
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if game == "reterra":
+        assert player_saves > TRIALS // 4, player_saves  # a player's counts, bonus, buildings: no form
+        assert keyed_saves > 20, keyed_saves  # counts sent with their card: laid by card, no form
+        assert moved_saves > 0, moved_saves  # a count gone with its card to another row
+        assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
+        assert drawn_saves > 20, drawn_saves  # a drawn player's rows and squares: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either
+
+
+def _both(sc, record, save):
+    """One save through the engine path and through the form: both outcomes."""
+    posted = wire.encode(save)
+    return (service.submit(record, save, forms.Steps(sc, posted, {}), write=_write),
+            service.submit(record, save, Reference(sc, posted, {}), write=_write))
+
+
+def test_reterra_counts_sent_with_their_card_follow_it_without_a_form(app):
+    """A phone still shows Forge and Observatoire on rows 2 and 3; another phone removed Forge since.
+    Its counts, sent with their card: Observatoire's is written for Observatoire (now row 2),
+    Forge's is left out with a message saying so; no form is built, and the form answers alike."""
+    sc = forms.screens("reterra")
+    with app.test_request_context():
+        start = _start("reterra", "base")
+        assert [card["name"] for card in start["buildings"]] == ["Terrain de sport", "Forge", "Observatoire"]
+        now = {**start, "buildings": [start["buildings"][0], start["buildings"][2]]}
+        record = SimpleNamespace(document=now, version=2, status="draft")
+        save = wire.Save({"players-0-built-1": ("", "3"), "players-0-built-2": ("", "2")}, [],
+                         {"players-0-built-1": "Forge", "players-0-built-2": "Observatoire"}, 1)
+        a, b = _both(sc, record, save)
+        assert isinstance(a.form, forms.Lazy) and a.form._form is None
+        assert _answer(a) == _answer(b)
+        assert a.kind == "saved"
+        assert a.record.document["players"][0]["buildings"] == {"observatoire": 2}
+        assert a.dropped == {"players-0-built-1": "Éloïse : la carte « Forge » a été retirée sur un autre "
+                             "appareil ; le nombre saisi pour elle (3) n'est pas enregistré."}
+        assert a.moved["players-0-built-2"] == "players-0-built-1"
+        assert forms.stored(sc, a.record.document).values["players-0-built-1"] == "2"
+
+
+def test_reterra_drawing_typed_is_read_as_the_form_reads_it_without_a_form(app):
+    """A drawn player's row typed in small letters with a space is stored as capitals; a square
+    that is not one is refused beside its field with the form's words, and nothing is stored."""
+    sc = forms.screens("reterra")
+    with app.test_request_context():
+        record = SimpleNamespace(document=_start("reterra", "base"), version=1, status="draft")
+        row = {"players-1-grid-terrain-0": ("FFFFEEDD", "ffff ddee")}
+        a, b = _both(sc, record, wire.Save(row, [], {}, 1))
+        assert isinstance(a.form, forms.Lazy) and a.form._form is None
+        assert _answer(a) == _answer(b)
+        assert a.kind == "saved"
+        assert a.record.document["players"][1]["grid"]["terrain"][0] == "FFFFDDEE"
+        a, b = _both(sc, a.record, wire.Save({"players-1-grid-junk": ("H8", "H8 Z9")}, [], {}, 2))
+        assert isinstance(a.form, forms.Lazy)
+        assert _answer(a) == _answer(b)
+        assert a.kind == "invalid" and a.record.version == 2
+        assert a.checked.errors["players-1-grid-junk"] == [
+            "« Z9 » n'est pas une case : une lettre de A à H (colonne) puis un chiffre de 1 à 8 (ligne), "
+            "par exemple C4"]

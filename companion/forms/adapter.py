@@ -11,7 +11,7 @@ only through `Screens.adapter`, never ``getattr`` on the module. The merge's rul
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -23,6 +23,8 @@ from ..games.i18n import N_
 COLOUR_WORDS = (N_("rouge"), N_("bleu"), N_("jaune"), N_("vert"), N_("violet"), N_("noir"))
 
 Changes = dict[str, tuple[str, str]]
+# (the stored document's `forms.Stored`, the player fields changed, every value after the merge, read)
+PlayerHook = Callable[[object, Collection[str], Mapping[str, str], Callable], tuple | None]
 
 
 def _no_table(variant: str) -> None:
@@ -59,6 +61,11 @@ class Adapter:
     # Table fields an autosave lays on the document itself (Revive's shared card, copied into every
     # player's line): fn(changes, stored values, read) -> (written, messages, texts) or None.
     direct_table: Callable[[Changes, Mapping[str, str], Callable], tuple | None] | None = None
+    # A player's fields an autosave lays on the document itself when the player form checks its
+    # fields together (Reterra's counts, drawing, bonus, buildings by card): fn(stored view, changed
+    # fields, values after the merge, read) -> (seat -> player object, messages, texts) or None (the
+    # form's way).
+    direct_player: PlayerHook | None = None
     # A posted form's fields -> the key of the row they were typed for (Reterra's counts by card).
     row_keys: Callable[[Form], dict[str, str]] | None = None
     # The merge's rules (`companion.saving.merge.Rules`): a field outside a row that follows it by

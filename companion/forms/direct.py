@@ -12,9 +12,15 @@ So are the lists of rows whose row is a number or a group of numbers and boxes (
 locations, Rebirth's farms and missions): a save touching one rebuilds the list from its rows after
 the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.relocate`).
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
-player's card line). A save that touches anything else (a row holding a name, a choice or a list of
-its own, a player's name, a drawn board, a field whose value another field's display is read from,
-a game's own validation) goes through the merged WTForms form, which stays the reference:
+player's card line), and the fields of a player form that checks its fields together with
+``direct_player``: Reterra's counts (a player who did not draw their community: each is then read
+alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
+messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
+count goes with its card, or is left out with a message when the card was removed meanwhile),
+written under the card's id. A save that touches anything else (a row holding a name, a choice or
+a list of its own, a player's name, Reterra's mode or cards in play, a drawing begun or wiped out,
+a field whose value another field's display is read from) goes through the merged WTForms form,
+which stays the reference:
 `tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
 finds the same documents, messages, answers and stored values.
 
@@ -29,6 +35,7 @@ card is shared).
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -594,16 +601,16 @@ def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
 
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
-    form built, or None when it touches a field only the form can read (a name, a choice, a board,
-    a list inside a row, the shared card). Only the autosave goes this way: the no-JS post stays
-    with WTForms, the reference."""
+    form built, or None when it touches a field only the form can read (a name, a choice, a list
+    inside a row, a field its game does not lay itself). Only the autosave goes this way: the no-JS
+    post stays with WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
     sc = steps.screens
     if steps.formdata is None or CHANGES not in steps.formdata:
         return None
-    if save.keys and sc.adapter.keyed is not None:
+    if save.keys and sc.adapter.keyed is not None and sc.adapter.direct_player is None:
         return None
     spec = leaves_of(sc, view)
     doc = view.document
@@ -622,6 +629,10 @@ def lay_save(steps, document: dict, save, view):
         else:
             touched.add(found[0])
     table = None
+    players = {n: pair for n, pair in others.items() if _SEAT_FIELD.match(n)}  # a game's `direct_player`
+    others = {n: pair for n, pair in others.items() if n not in players}
+    if players and sc.adapter.direct_player is None:
+        return None
     if others:
         hook = sc.adapter.direct_table
         table = hook(others, view.values, lambda field, text: read(spec[field], text)) if hook else None
@@ -648,8 +659,16 @@ def lay_save(steps, document: dict, save, view):
             if message:
                 messages[name] = message
     texts = {}
+    seats = {}
+    if players:  # a player's fields the game lays itself (its player form checks them together)
+        got = _lay_players(sc, view, players, laid.data)
+        if got is None:
+            return None
+        seats, said, texts = got
+        messages.update(said)
     if table is not None:  # what the game's fields write (the shared card into every player's line)
-        more, said, texts = table
+        more, said, table_texts = table
+        texts.update(table_texts)
         written.update(more)
         messages.update(said)
     paths, full = view.paths, spec
@@ -662,7 +681,7 @@ def lay_save(steps, document: dict, save, view):
                 del paths[key]
             written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages)
             full[list_name] = row_list.leaf
-    laid_doc = lay_on(view.document, written, full)
+    laid_doc = _with_players(lay_on(view.document, written, full), seats)
     checked = check(sc, laid_doc, messages, paths)
     form = Lazy(lambda: steps.merge(document, save.changes, view, save.added, save.keys).form)
     # the stored values after it are made from these only when the stored document is the one its
@@ -670,3 +689,35 @@ def lay_save(steps, document: dict, save, view):
     base = view if view.document == document else None
     return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
                 laid.dropped, {t: rows[t] for t in touched}, texts)
+
+
+# --------------------------------------------------------------------------- a game's player fields
+#
+# A player form that checks its fields together (its own `validate`: Reterra's counts are read only
+# in the mode that shows them) has no field in `_spec`; its game may still lay some of them itself
+# (`Adapter.direct_player`), each read as its field would read it, when the stored player says how
+# the form reads them (Reterra: the counts of a player with no drawing, the drawing of one with a
+# drawing). The game gives each such player's whole object, put in its seat after `lay_on`.
+
+_SEAT_FIELD = re.compile(r"players-\d+-")
+
+
+def _read_count(lo: int, hi: int, text: str):
+    """A posted text as a `Count` between lo and hi reads it: (value or OMIT, message or None)."""
+    return read(Leaf("count", lo, hi, "", (), (), (), False), text)
+
+
+def _lay_players(sc, view, changes, data):
+    """The game's `direct_player` for the player fields of a save: (seat -> player object, messages,
+    texts after it), or None (the form's way)."""
+    return sc.adapter.direct_player(view, tuple(changes), data, _read_count)
+
+
+def _with_players(document: dict, seats: dict) -> dict:
+    """The laid document with the players a game laid itself put in their seats (a copy)."""
+    if not seats:
+        return document
+    players = list(document["players"])
+    for seat, player in seats.items():
+        players[seat] = player
+    return {**document, "players": players}

@@ -193,25 +193,34 @@ class TerrainRow(_Cloned, StringField):
 
     def process_formdata(self, valuelist):
         if valuelist:
-            self.data = re.sub(r"\s+", "", valuelist[0]).upper()
+            self.data = terrain_row(valuelist[0])
 
     def _value(self):
         return self.data or ""
 
     def problem(self, row: int) -> str | None:
         """What is wrong with this row, in French (None: 8 good letters; "" rows are checked by the form)."""
-        text = self.data or ""
-        for c, ch in enumerate(text[:SIZE]):
-            if ch not in engine.TERRAINS:
-                where = square_name(row, c)
-                if ch in (UNPAINTED, "?"):
-                    return _("la case {where} n'est pas encore peinte", where=where)
-                return (_("« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) ou R "
-                          "(rocaille)",
-                          ch=ch, where=where))
-        if len(text) != SIZE:
-            return _("{SIZE} lettres attendues, une par case de A à {v2}", SIZE=SIZE, v2=COLUMNS[-1])
-        return None
+        return terrain_problem(self.data or "", row)
+
+
+def terrain_row(text: str) -> str:
+    """A posted row of the community as its field reads it (spaces dropped, capitals)."""
+    return re.sub(r"\s+", "", text).upper()
+
+
+def terrain_problem(text: str, row: int) -> str | None:
+    """What is wrong with a row of the community (`TerrainRow.problem`), None when nothing."""
+    for c, ch in enumerate(text[:SIZE]):
+        if ch not in engine.TERRAINS:
+            where = square_name(row, c)
+            if ch in (UNPAINTED, "?"):
+                return _("la case {where} n'est pas encore peinte", where=where)
+            return (_("« {ch} » en {where} : attendu F (forêt), E (eau), D (désert), P (plaine) ou R "
+                      "(rocaille)",
+                      ch=ch, where=where))
+    if len(text) != SIZE:
+        return _("{SIZE} lettres attendues, une par case de A à {v2}", SIZE=SIZE, v2=COLUMNS[-1])
+    return None
 
 
 # --------------------------------------------------------------------------- forms
@@ -534,11 +543,150 @@ def to_document(document: dict, form, paths: dict[str, str]) -> None:
         player["grid"] = grid
 
 
+# --------------------------------------------------------------------------- an autosave without the form
+
+# A player's keys in the order `to_document` writes them (the form's fields, then the cards' counts
+# and the drawing, which it adds itself).
+_LAID = (*COUNT_KEYS, "building_bonus")
+_PLAYER_KEYS = frozenset(("name", *_LAID, "buildings", "grid"))
+_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
+                     r"|built-\d+|grid-terrain-\d+|grid-(?:sources|relics|relic_tokens|junk|inhabitants))")
+_BOUNDS = {**engine.COUNT_BOUNDS, "building_bonus": engine.BONUS_MAX}
+
+
+def direct_player(view, changed, data, read):
+    """A player's counts, bonus, buildings and drawing, laid on the stored document without the form
+    (`forms.direct.lay_save`). The player form checks its fields together (the mode decides which
+    are read), but the stored player says the mode: with no drawing, the counts are read, each
+    alone as its `Count` would (`read(lo, hi, text)`: same bounds, same messages); with one, the
+    drawing is read as the form reads it (`terrain_row`, `terrain_problem`, `parse_squares`: same
+    messages) and the counts are left out. The building counts are taken from `data` as the merge
+    settled them by card (`keyed`, `settle`: a count goes to its card's row, or is left out when
+    the card was removed meanwhile), each written under its card's id (the stored form's paths say
+    which card each row is: a save changing a card is the form's). Everything is written where
+    `to_document` writes it. `view`: the stored document's `forms.Stored`; `changed`: the player
+    fields this save changed; `data`: every value after the merge. Returns (seat -> the player's new
+    object, messages by field, the fields' texts after it), or None when a change is one only the
+    form reads (the mode; a drawn player's counts, which the form leaves out; a counted player's
+    drawing, or a drawing wiped out: the mode changes with it)."""
+    from .direct import OMIT
+
+    players = view.document.get("players") or []
+    seats: set[int] = set()
+    for name in changed:
+        match = _DIRECT.fullmatch(name)
+        if match is None or name not in view.values:
+            return None
+        seat, key = int(match.group(1)), match.group(2)
+        if seat >= len(players) or not _PLAYER_KEYS.issuperset(players[seat]):
+            return None
+        drawn = "grid" in players[seat]
+        if key in COUNT_KEYS and drawn or key.startswith("grid-") and not drawn:
+            return None  # a drawn player's counts, a counted player's drawing: the form's
+        seats.add(seat)
+    out, messages, texts = {}, {}, {}
+    for seat in sorted(seats):
+        player = players[seat]
+        new = {"name": player["name"]} if "name" in player else {}
+        for key in _LAID:
+            name = f"players-{seat}-{key}"
+            value = player.get(key, OMIT)
+            if data.get(name, "") != view.values.get(name, ""):
+                value, message = read(0, _BOUNDS[key], data.get(name, ""))
+                if message:
+                    messages[name] = message
+            if value is not OMIT:
+                new[key] = value
+            if key in COUNT_KEYS and "grid" in player:
+                continue
+            texts[name] = "" if value is OMIT else str(value)
+        built = _built(view, seat, player, data, read, messages, texts)
+        if built:
+            new["buildings"] = built
+        if "grid" in player:
+            grid = _grid(view, seat, player["grid"], data, messages, texts)
+            if grid is None:
+                return None
+            if grid:
+                new["grid"] = grid
+        out[seat] = new
+    return out, messages, texts
+
+
+def _grid(view, seat: int, stored: dict, data, messages: dict, texts: dict) -> dict | None:
+    """A drawn player's drawing after the save, as `to_document` writes it: {} when a row is wrong
+    (refused beside it: no drawing, as the form leaves it), None when nothing is left drawn (the
+    player is then counted again: the form's way)."""
+    prefix = f"players-{seat}-grid-"
+    terrain = stored.get("terrain") if isinstance(stored.get("terrain"), list) else []
+    rows = []
+    for r in range(SIZE):
+        name = f"{prefix}terrain-{r}"
+        if data.get(name, "") != view.values.get(name, ""):
+            rows.append(terrain_row(data.get(name, "")))
+        else:
+            rows.append(terrain[r] if r < len(terrain) and isinstance(terrain[r], str) else "")
+        texts[name] = rows[-1]
+    squares = {}
+    for key in SQUARE_KEYS:
+        name, tiles = prefix + key, key == "sources"
+        pairs = stored.get(key) or []
+        if data.get(name, "") != view.values.get(name, ""):
+            try:
+                pairs = [[r, c] for r, c in parse_squares(data.get(name, "").strip(), tiles)]
+            except ValueError as exc:
+                messages[name] = exc.args[0]
+                pairs = []
+        squares[key] = pairs
+        texts[name] = write_squares(pairs, tiles)
+    if not any(rows) and not any(squares.values()):
+        return None
+    wrong = False
+    for r, row in enumerate(rows):
+        problem = terrain_problem(row, r)
+        if problem:
+            messages[f"{prefix}terrain-{r}"] = _("ligne {v1} : {problem}", v1=r + 1, problem=problem)
+            wrong = True
+    if wrong:
+        return {}
+    return {"terrain": rows, **{key: pairs for key, pairs in squares.items() if pairs}}
+
+
+def _built(view, seat: int, player: dict, data, read, messages: dict, texts: dict) -> dict:
+    """A player's buildings {card id: count} from their counts after the merge, as `to_document`
+    writes them (the cards' order, a blank or 0 left out); a count typed on a row with no card is
+    read (its message) and written nowhere, as the form does."""
+    from .direct import OMIT
+
+    prefix = f"players[{seat}].buildings."
+    cards = {name: path[len(prefix):] for path, name in view.paths.items() if path.startswith(prefix)}
+    stored = player.get("buildings") if isinstance(player.get("buildings"), dict) else {}
+    built = {}
+    for name, card in cards.items():
+        value = stored.get(card, OMIT)
+        if data.get(name, "") != view.values.get(name, ""):
+            value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
+            if message:
+                messages[name] = message
+        if value is not OMIT and value:
+            built[card] = value
+    for k in range(CARDS_MAX):
+        name = f"players-{seat}-built-{k}"
+        if name not in cards and data.get(name, "") != view.values.get(name, ""):
+            _value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
+            if message:
+                messages[name] = message
+        card = cards.get(name)
+        texts[name] = str(built[card]) if card in built else ""
+    return built
+
+
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
 from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
                   row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle,
+                  direct_player=direct_player,
                   # its page reads values itself (a card's name labels its counts): never from a skeleton
                   page_skeleton=False)
