@@ -36,7 +36,7 @@ STRINGS = {
     "saving": N_("Enregistrement…"),
 
     "saved": N_("Enregistré ✓"),
-    "saved_draft": N_("Enregistré ✓ (à compléter avant les résultats)"),
+    "saved_draft": N_("Enregistré ✓ (incomplet)"),
     "caught_up": N_("Mis à jour avec les saisies d'un autre appareil"),
     "not_saved_conflict": N_("Non enregistré : conflit"),
     "not_saved_fix": N_("Non enregistré : à corriger"),

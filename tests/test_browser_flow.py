@@ -230,7 +230,7 @@ def test_long_names_are_never_cut(phone, live_server):
 
 
 def draft(page) -> None:
-    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713 (à compléter avant les résultats)")
+    expect(page.locator("#save-state")).to_have_text("Enregistré \u2713 (incomplet)")
 
 
 def test_a_total_the_rules_cannot_compute_yet_is_never_shown_as_a_number(phone):
