@@ -60,6 +60,29 @@ def _value(rng: random.Random, now: str) -> str:
     return now  # the value already stored
 
 
+def _choice(rng: random.Random, pick, now: str) -> str:
+    """A choice's posted text: mostly one it offers, sometimes blank, one it does not offer, or the
+    value stored."""
+    roll = rng.random()
+    if roll < 0.6:
+        return rng.choice(sorted(pick.values))
+    if roll < 0.72:
+        return ""
+    if roll < 0.85:
+        return rng.choice(["12", "x", "¹3", "13 points", "−3"])  # not offered: refused
+    return now
+
+
+def _pick_of(name: str, lists):
+    """The options of a row's choice field (Rebirth's round towers), else None."""
+    found = direct._row_of(name, lists)
+    if found is None:
+        return None
+    row_list = lists[found[0]]
+    return row_list.picks.get(found[2]) if any(sub == found[2] and kind == "choice"
+                                              for sub, kind, *_rest in row_list.item) else None
+
+
 def _answer(out) -> dict:
     checked = out.checked
     return {"kind": out.kind, "document": checked.document, "errors": checked.errors,
@@ -94,6 +117,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     rng = random.Random(seed)
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
+    choice_saves = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -114,7 +138,10 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 card = [n for n in fields if n.startswith("card-")]  # Revive's shared card
                 if card and rng.random() < 0.15:
                     picked.append(rng.choice(card))
-                changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
+                lists = direct._rows(sc.id, variant, len(start["players"]))
+                changes = {n: (based.get(n, ""),
+                               _choice(rng, pick, view.values.get(n, "")) if (pick := _pick_of(n, lists))
+                               else _value(rng, view.values.get(n, ""))) for n in picked}
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
                 save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
                                  ours.version)
@@ -123,11 +150,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 a = service.submit(ours, save, forms.Steps(sc, posted, {}), write=_write, finishing=finishing)
                 b = service.submit(theirs, save, Reference(sc, posted, {}), write=_write, finishing=finishing)
                 direct_saves += isinstance(a.form, forms.Lazy)
-                lists = direct._rows(sc.id, variant, len(start["players"]))
                 row_saves += isinstance(a.form, forms.Lazy) and any(direct._row_of(n, lists)
                                                                     for n in save.changes)
                 card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
                                                                      for n in save.changes)
+                choice_saves += isinstance(a.form, forms.Lazy) and any(_pick_of(n, lists)
+                                                                       for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -173,5 +201,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if (game, variant) == ("rebirth", "ireland"):
+        assert choice_saves > 5, choice_saves  # round towers (rows of choices), refused ones too: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either

@@ -10,7 +10,7 @@ from wtforms.fields import BooleanField, FieldList, FormField, RadioField, Selec
 
 from ..games.core import join
 from ..games.i18n import _
-from .fields import SKIPPED, Count, Name, Rows, choice_labels, is_blank, walk
+from .fields import SKIPPED, Choice, Count, Name, Rows, choice_labels, document_value, is_blank, walk
 
 if TYPE_CHECKING:
     from .steps import Stored
@@ -62,7 +62,9 @@ def _convert(f, path: str, paths: dict):
     data = f.data
     if isinstance(data, str):
         data = data.strip()
-    return OMIT if data in (None, "") else data
+    if data in (None, ""):
+        return OMIT
+    return document_value(data, f.numeric) if isinstance(f, Choice) and isinstance(data, str) else data
 
 
 def leaf_fields(form):

@@ -46,10 +46,32 @@ OMIT = object()
 
 
 @dataclass(frozen=True)
+class Pick:
+    """A choice's options as its form module wrote them ((value, label) pairs, labels French message
+    ids) and whether the document holds the value as a number (`fields.Choice`'s `numeric`)."""
+
+    offered: tuple
+    numeric: bool
+
+    @property
+    def values(self) -> frozenset:
+        return frozenset(v for v, _label in self.offered)
+
+    def label(self, text: str) -> str:
+        """The value as a person reads it (`convert.leaves`): its label, else the text itself."""
+        from .fields import _t
+
+        for value, label in self.offered:
+            if value == text:
+                return _t(label)
+        return text
+
+
+@dataclass(frozen=True)
 class Leaf:
     """A field a save may lay directly on the document: what it is, where its value lives."""
 
-    kind: str  # "count" | "flag"
+    kind: str  # "count" | "flag" | "choice" (a `Choice`, in a row)
     lo: int
     hi: int
     path: str  # its contract path
@@ -57,6 +79,7 @@ class Leaf:
     kinds: tuple  # each container on the way: "seat", "group", "fixed", "entry" (a fixed list's object)
     orders: tuple  # each dict container's keys in the form's order (None for lists)
     fixed: bool  # an entry of a fixed list of numbers: blank is 0
+    pick: Pick | None = None  # a choice's options
 
 
 def _own_validate(form) -> bool:
@@ -148,6 +171,8 @@ def read(f: Leaf, text: str):
     """A posted text as the field reads it: (value or OMIT, message or None)."""
     if f.kind == "flag":
         return (OMIT if text in ("", "false") else True), None
+    if f.kind == "choice":
+        return read_choice(f.pick, text)
     raw = text.strip().replace("\u2212", "-")
     if raw == "":
         return OMIT, None
@@ -159,6 +184,17 @@ def read(f: Leaf, text: str):
     if not f.lo <= value <= f.hi:
         return value, _("doit être entre {lo} et {hi}", lo=f.lo, hi=f.hi)
     return value, None
+
+
+def read_choice(pick: Pick, text: str):
+    """A posted choice as `fields.Choice` reads it and `convert._convert` writes it: blank is left
+    out; a value it does not offer says so (and is written as typed, for the engine's messages)."""
+    from .fields import document_value
+
+    raw = text.strip()
+    if raw == "":
+        return OMIT, None
+    return document_value(raw, pick.numeric), (None if text in pick.values else _("choix inconnu"))
 
 
 def lay_on(document: dict, values: dict, spec) -> dict:
@@ -386,6 +422,10 @@ def _texts(f: Leaf, value) -> tuple[str, str]:
     """A direct field's (posted text, value as a person reads it) for its stored value."""
     if f.kind == "flag":
         return ("y", _("oui")) if value is True else ("", _("non"))
+    if f.kind == "choice":  # `RadioField.process_data`, then `convert.raw_values` and `leaves`
+        if value is None:
+            return "", ""
+        return str(value).strip(), f.pick.label(str(value))
     text = "" if value is None else str(value)
     return text, text
 
@@ -498,10 +538,25 @@ class RowList:
     leaf: Leaf  # the list itself, as `lay_on` writes it (kind "rows")
     max_entries: int
     item: tuple  # the row's fields: ((short name or "", Leaf-like kind, lo, hi), ...)
+    # short name or "" -> `Pick`, for its choices
+    picks: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+    def sub_leaf(self, sub: str, kind: str, lo: int, hi: int) -> Leaf:
+        """A row's field as `read` and `_texts` take it."""
+        return Leaf(kind, lo, hi, "", (), (), (), False, self.picks.get(sub))
+
+
+def _pick_of(f) -> Pick | None:
+    """A `Choice`'s options, when its form module wrote them (not made per reader)."""
+    from .fields import Choice
+
+    if isinstance(f, Choice) and f.offered is not None:
+        return Pick(f.offered, f.numeric)
+    return None
 
 
 def _item_of(rows_field) -> tuple | None:
-    """A row's fields when every one is a number or a box (else None: the form reads it)."""
+    """A row's fields when every one is a number, a box or a choice (else None: the form reads it)."""
     from . import Count
 
     probe = rows_field.entries[0] if rows_field.entries else None
@@ -509,6 +564,8 @@ def _item_of(rows_field) -> tuple | None:
         return None
     if isinstance(probe, Count):
         return (("", "count", probe.lo, probe.hi),)
+    if _pick_of(probe) is not None:
+        return (("", "choice", 0, 0),)
     if isinstance(probe, FormField) and not _own_validate(probe.form) \
             and not getattr(probe.form, "ui_only", ()):
         out = []
@@ -517,6 +574,8 @@ def _item_of(rows_field) -> tuple | None:
                 out.append((sub.short_name, "count", sub.lo, sub.hi))
             elif isinstance(sub, BooleanField):
                 out.append((sub.short_name, "flag", 0, 0))
+            elif _pick_of(sub) is not None:
+                out.append((sub.short_name, "choice", 0, 0))
             else:
                 return None
         return tuple(out)
@@ -526,7 +585,7 @@ def _item_of(rows_field) -> tuple | None:
 @cache
 def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """List name -> `RowList`, for the lists of the players' forms and the table's whose rows are
-    numbers and boxes only (a list inside a row, a name or a choice: the form reads it)."""
+    numbers, boxes and choices only (a list inside a row, a name: the form reads it)."""
     out: dict[str, RowList] = {}
 
     def rows(f, path, steps, kinds, orders):
@@ -534,7 +593,11 @@ def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
             f.append_entry()
         item = _item_of(f)
         if item is not None:
-            out[f.name] = RowList(Leaf("rows", 0, 0, path, steps, kinds, orders, False), f.max_entries, item)
+            probe = f.entries[0]
+            subs = {"": probe} if not isinstance(probe, FormField) else {s.short_name: s for s in probe.form}
+            picks = {sub: _pick_of(subs[sub]) for sub, kind, *_rest in item if kind == "choice"}
+            out[f.name] = RowList(Leaf("rows", 0, 0, path, steps, kinds, orders, False), f.max_entries, item,
+                                  MappingProxyType(picks))
 
     _walk(game_id, variant, n_players, lambda *_: None, rows)
     return MappingProxyType(out)
@@ -567,9 +630,9 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
     for index in sorted(indices)[:row_list.max_entries]:
         entry = f"{list_name}-{index}"
         texts = {sub: data.get(f"{entry}-{sub}" if sub else entry, "") for sub, *_rest in row_list.item}
-        if all(texts[sub] == "" or (kind == "flag" and texts[sub] == "false")
+        if all(texts[sub] in ("", "false") if kind == "flag" else texts[sub].strip() == ""
                for sub, kind, *_rest in row_list.item):
-            continue  # a wholly blank row
+            continue  # a wholly blank row (`fields.is_blank`)
         at = join(path, len(items))
         paths[at] = entry
         value: dict | object = {}
@@ -577,7 +640,7 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
             name = f"{entry}-{sub}" if sub else entry
             if sub:
                 paths[join(at, sub)] = name
-            got, message = read(Leaf(kind, lo, hi, "", (), (), (), False), texts[sub])
+            got, message = read(row_list.sub_leaf(sub, kind, lo, hi), texts[sub])
             if message:
                 messages[name] = message
             if not sub:
@@ -595,10 +658,10 @@ def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
     values, shown = {}, {}
     blank = None if row_list.item[0][0] == "" else {}
     for k, item in enumerate(items if items is not OMIT else (blank,)):  # an empty list shows one row
-        for sub, kind, *_bounds in row_list.item:
+        for sub, kind, lo, hi in row_list.item:
             name = f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}"
             value = item.get(sub) if sub and item is not None else item
-            values[name], shown[name] = _texts(Leaf(kind, 0, 0, "", (), (), (), False), value)
+            values[name], shown[name] = _texts(row_list.sub_leaf(sub, kind, lo, hi), value)
     return values, shown
 
 
