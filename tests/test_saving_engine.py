@@ -73,6 +73,19 @@ def _choice(rng: random.Random, pick, now: str) -> str:
     return now
 
 
+def _holder(rng: random.Random, now: str) -> str:
+    """A `Name`'s posted text (Rebirth's castle holders): a player, nobody, one who is not
+    playing (refused), or the value stored."""
+    roll = rng.random()
+    if roll < 0.55:
+        return rng.choice(NAMES)
+    if roll < 0.75:
+        return ""
+    if roll < 0.88:
+        return rng.choice(["Zoé", "éloïse", "3"])  # not a player of this game: refused
+    return now
+
+
 def _pick_of(name: str, lists):
     """The options of a row's choice field (Rebirth's round towers), else None."""
     found = direct._row_of(name, lists)
@@ -117,7 +130,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     rng = random.Random(seed)
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
-    choice_saves = 0
+    choice_saves = holder_saves = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -134,6 +147,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
+                holders = [n for n in direct_ones if spec[n].kind == "name"]  # Rebirth's castles
+                if holders and rng.random() < 0.3:
+                    picked.append(rng.choice(holders))
                 added = _rows_touched(rng, sc, view, picked) if rng.random() < 0.35 else []
                 card = [n for n in fields if n.startswith("card-")]  # Revive's shared card
                 if card and rng.random() < 0.15:
@@ -141,6 +157,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lists = direct._rows(sc.id, variant, len(start["players"]))
                 changes = {n: (based.get(n, ""),
                                _choice(rng, pick, view.values.get(n, "")) if (pick := _pick_of(n, lists))
+                               else _holder(rng, view.values.get(n, "")) if n in holders
                                else _value(rng, view.values.get(n, ""))) for n in picked}
                 changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
                 save = wire.Save({n: (a.strip(), b.strip()) for n, (a, b) in changes.items()}, added, {},
@@ -156,6 +173,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                                                                      for n in save.changes)
                 choice_saves += isinstance(a.form, forms.Lazy) and any(_pick_of(n, lists)
                                                                        for n in save.changes)
+                holder_saves += isinstance(a.form, forms.Lazy) and any(n in holders for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -201,7 +219,42 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert derived > TRIALS // 2, derived  # most documents had a skeleton seen before
         assert named > 0, named  # refusals and conflicts of direct saves named without a form
         assert row_saves > 10, row_saves  # rows of numbers and boxes, added, changed, blanked: no form
+    if game == "rebirth":
+        assert holder_saves > 20, holder_saves  # castle holders named, blanked, refused: no form
     if (game, variant) == ("rebirth", "ireland"):
         assert choice_saves > 5, choice_saves  # round towers (rows of choices), refused ones too: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either
+
+
+def test_towers_and_castle_holders_are_saved_and_refused_without_a_form(app):
+    """Rebirth's round towers (rows of "13 points / 3 points") and its castle holders (a player of
+    the game, or nobody) are laid on the document by the engine path: stored as the contract
+    wants them (numbers; a name or null), refused with the form's own words beside the field."""
+    sc = forms.screens("rebirth")
+    record = SimpleNamespace(document=_start("rebirth", "ireland"), version=1, status="draft")
+
+    def save(changes, added=()):
+        nonlocal record
+        posted = wire.Save(changes, list(added), {}, record.version)
+        out = service.submit(record, posted, forms.Steps(sc, wire.encode(posted), {}), write=_write)
+        record = out.record
+        return out
+
+    with app.test_request_context():
+        save({"players-0-track": ("", "10")})  # the game's first save
+        out = save({"blarney": ("", "Inès"), "players-0-towers-0": ("", "13"),
+                    "players-0-towers-1": ("", "3")}, ["players-0-towers-1"])
+        assert out.kind == "saved" and isinstance(out.form, forms.Lazy) and out.form._form is None
+        assert record.document["blarney"] == "Inès"
+        assert record.document["players"][0]["towers"] == [13, 3]
+        assert forms.stored(sc, record.document).shown["players-0-towers-0"] == "13 points"
+        out = save({"blarney": ("Inès", "Zoé"), "players-0-towers-1": ("3", "12")})
+        assert out.kind == "invalid" and out.form._form is None
+        assert "choisissez un joueur de la partie" in out.checked.errors["blarney"]
+        assert "choix inconnu" in out.checked.errors["players-0-towers-1"]
+        assert record.document["blarney"] == "Inès" and record.version == 3  # nothing stored
+        out = save({"blarney": ("Inès", ""), "players-0-towers-0": ("13", "")})
+        assert out.kind == "saved" and out.form._form is None
+        assert record.document["blarney"] is None  # nobody holds it
+        assert record.document["players"][0]["towers"] == [3]

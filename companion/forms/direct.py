@@ -71,7 +71,7 @@ class Pick:
 class Leaf:
     """A field a save may lay directly on the document: what it is, where its value lives."""
 
-    kind: str  # "count" | "flag" | "choice" (a `Choice`, in a row)
+    kind: str  # "count" | "flag" | "choice" (a `Choice`, in a row) | "name" (a `Name`: a player or nobody)
     lo: int
     hi: int
     path: str  # its contract path
@@ -135,7 +135,7 @@ def _walk(game_id: str, variant: str, n_players: int, on_field, on_rows) -> None
 @cache
 def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """Field name -> `Leaf`, for every field that can be laid on the document directly."""
-    from .fields import Count
+    from .fields import Count, Name
 
     out: dict[str, Leaf] = {}
 
@@ -144,6 +144,8 @@ def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
             out[f.name] = Leaf("flag", 0, 0, path, steps, kinds, orders, False)
         elif isinstance(f, Count):
             out[f.name] = Leaf("count", f.lo, f.hi, path, steps, kinds, orders, fixed)
+        elif isinstance(f, Name) and not fixed:  # a player named (Rebirth's castle holders)
+            out[f.name] = Leaf("name", 0, 0, path, steps, kinds, orders, False)
 
     _walk(game_id, variant, n_players, leaf, lambda *_: None)
     return MappingProxyType(out)
@@ -167,12 +169,15 @@ def eligible(sc, view, spec, changes) -> bool:
     return True
 
 
-def read(f: Leaf, text: str):
-    """A posted text as the field reads it: (value or OMIT, message or None)."""
+def read(f: Leaf, text: str, names=()):
+    """A posted text as the field reads it: (value or OMIT, message or None); `names`: the
+    players', the choices of a `Name`."""
     if f.kind == "flag":
         return (OMIT if text in ("", "false") else True), None
     if f.kind == "choice":
         return read_choice(f.pick, text)
+    if f.kind == "name":
+        return read_name(text, names)
     raw = text.strip().replace("\u2212", "-")
     if raw == "":
         return OMIT, None
@@ -195,6 +200,15 @@ def read_choice(pick: Pick, text: str):
     if raw == "":
         return OMIT, None
     return document_value(raw, pick.numeric), (None if text in pick.values else _("choix inconnu"))
+
+
+def read_name(text: str, names) -> tuple:
+    """A posted player's name as `fields.Name` reads it and `convert._convert` writes it: blank is
+    null (nobody); a name not among the players says so (and is written as typed, for the
+    engine's messages)."""
+    if text == "":
+        return None, None
+    return text, (None if text in names else _("choisissez un joueur de la partie"))
 
 
 def lay_on(document: dict, values: dict, spec) -> dict:
@@ -293,6 +307,8 @@ class Laid:
                 value = 0
             if f.kind == "flag":
                 values[name], shown[name] = ("y", _("oui")) if value is True else ("", _("non"))
+            elif f.kind == "name":
+                values[name], shown[name] = _texts(f, value)
             else:
                 text = "" if value is OMIT else str(value)
                 values[name] = shown[name] = text
@@ -374,7 +390,14 @@ def _normal(f: Leaf, value) -> bool:
     """Whether a direct field's stored value is as its form writes it (else: the form decides)."""
     if f.kind == "flag":
         return value is True
+    if f.kind == "name":  # a player's name, or null (nobody): never "" nor a number
+        return value is None or (type(value) is str and value != "")
     return type(value) is int
+
+
+def _written_always(tree, spec) -> tuple:
+    """The keys of a tree's node whose field the form writes even when blank (a `Name`: null)."""
+    return tuple(k for k, sub in tree.items() if isinstance(sub, str) and spec[sub].kind == "name")
 
 
 def _skeleton(value, tree, spec):
@@ -382,6 +405,8 @@ def _skeleton(value, tree, spec):
     writes it (a number stored as text, a box stored as false: the form's view is the one). A group
     left with none of its fields is left out, as the form leaves an empty group out."""
     if isinstance(value, dict):
+        if any(k not in value for k in _written_always(tree, spec)):
+            return None  # a field the form writes (a Name's null) missing: the form's view is the one
         out = {}
         for k, v in value.items():
             sub = tree.get(k)
@@ -422,6 +447,9 @@ def _texts(f: Leaf, value) -> tuple[str, str]:
     """A direct field's (posted text, value as a person reads it) for its stored value."""
     if f.kind == "flag":
         return ("y", _("oui")) if value is True else ("", _("non"))
+    if f.kind == "name":  # `Name.process_data`, then `convert.raw_values` and `leaves`
+        text = value if isinstance(value, str) else ""
+        return text.strip(), text
     if f.kind == "choice":  # `RadioField.process_data`, then `convert.raw_values` and `leaves`
         if value is None:
             return "", ""
@@ -716,7 +744,7 @@ def lay_save(steps, document: dict, save, view):
     written, messages = {}, {}
     for name in spec:  # the page's order: the messages come out as the form gives them
         if name in save.changes:
-            value, message = read(spec[name], save.changes[name][1])
+            value, message = read(spec[name], save.changes[name][1], names)
             written[name] = value
             if message:
                 messages[name] = message
