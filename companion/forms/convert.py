@@ -34,7 +34,11 @@ def _convert(f, path: str, paths: dict):
     paths[path] = f.name
     if isinstance(f, FormField):
         value = collect(f.form, path, paths, skip=set(getattr(f.form, "ui_only", ())))
-        return value if value else OMIT  # an empty object is the same as none (contract)
+        if not value:
+            return OMIT  # an empty object is the same as none (contract)
+        # a player not chosen yet (`Name.nobody` False) is left out, the group kept
+        return {k: v for k, v in value.items()
+                if not (v is None and isinstance(f.form[k], Name) and not f.form[k].nobody)}
     if isinstance(f, Rows):
         items = []
         for entry in f.entries:

@@ -6,24 +6,31 @@ ticked bonus): fields whose name is their contract path (``players-0-resources-g
 `Stored` view's, as WTForms would have made it), each value read as its field reads it (same
 messages), and checked by the engine (`games.score`), whose problems go beside the field of their
 path, as `check` does. The stored values after the save are the stored ones with those fields
-written again (no second form either).
+written again (no second form either). So is a player named outside any list (Rebirth's castle
+holders, `Name`: a player of the game or null for nobody, "choisissez un joueur de la partie"
+otherwise).
 
-So are the lists of rows whose row is a number or a group of numbers and boxes (Revive's great
-locations, Rebirth's farms and missions): a save touching one rebuilds the list from its rows after
-the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.relocate`).
+So are the lists of rows whose row is a number, a choice, or a group of numbers, boxes, choices,
+players and lists of those (Revive's great locations; Rebirth's farms, missions, round towers, and
+cities with their tiles): a save touching one rebuilds the list from its rows after the merge, as
+the form does (`rebuild`: blank rows left out, the rest renumbered, a list inside a row the same
+way), rows added on both phones kept (`merge.relocate`). What a field writes is said by the field
+itself, read alike here and by the form (`convert._convert`): a `Choice(numeric=True)` holds its
+value as a number (a round tower's 13), a `Name` whose class says ``nobody = False`` (a tile's
+`Owner`) is left out of its row when blank, the row kept.
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
-player's card line). A save that touches anything else (a row holding a name, a choice or a list of
-its own, a player's name, a drawn board, a field whose value another field's display is read from,
-a game's own validation) goes through the merged WTForms form, which stays the reference:
-`tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
-finds the same documents, messages, answers and stored values.
+player's card line). A save that touches anything else (a row holding a field of another kind, a
+player's own name, a drawn board, a field whose value another field's display is read from, a
+game's own validation, a list of a game never saved yet) goes through the merged WTForms form,
+which stays the reference: `tests/test_saving_engine.py` drives both with random change sets,
+every game and variant, and finds the same documents, messages, answers and stored values.
 
-Which fields qualify is read once per form class (`_spec`): numbers (`Count`) and boxes (`Flag`) of
-the table, a player, a group or a fixed list, outside any `Rows`, any ui-only field, and any form
-with a `validate` of its own; and, at each save, only when the stored document's paths give the
-field its own path. A game's `ADAPTER` may say more with ``not_direct`` (a compiled pattern of field
-names): fields its ``to_form`` reads to fill other fields (Revive's card points decide whether the
-card is shared).
+Which fields qualify is read once per form class (`_spec`, `_rows`): numbers (`Count`), boxes
+(`Flag`) and players (`Name`) of the table, a player, a group or a fixed list, outside any `Rows`,
+any ui-only field, and any form with a `validate` of its own; and, at each save, only when the
+stored document's paths give the field its own path. A game's `ADAPTER` may say more with
+``not_direct`` (a compiled pattern of field names): fields its ``to_form`` reads to fill other
+fields (Revive's card points decide whether the card is shared).
 """
 
 from __future__ import annotations
@@ -285,6 +292,7 @@ class Laid:
             return None
         values, shown = dict(view.values), dict(view.shown)
         paths = dict(view.paths) if self.rows else view.paths
+        limits = view.limits
         for name, value in self.written.items():
             if name in self.rows:  # a list rebuilt: its rows as the form of the new document shows them
                 for key in [k for k in values if k.startswith(name + "-")]:
@@ -296,11 +304,10 @@ class Laid:
                 path = self.rows[name].leaf.path
                 for key in [k for k in paths if k.startswith(path + "[")]:
                     del paths[key]
-                for k, _item in enumerate(value if value is not OMIT else ()):  # renumbered from 0
-                    paths[join(path, k)] = f"{name}-{k}"
-                    for sub, *_rest in self.rows[name].item:
-                        if sub:
-                            paths[join(join(path, k), sub)] = f"{name}-{k}-{sub}"
+                row_paths(self.rows[name], name, path, value, paths)
+                if self.rows[name].inner:  # the lists inside its rows (a city's tiles), as shown now
+                    limits = {k: n for k, n in limits.items() if not k.startswith(name + "-")}
+                    limits = MappingProxyType(limits | row_limits(self.rows[name], name, value))
                 continue
             f = self.spec[name]
             if value is OMIT and f.fixed:
@@ -315,7 +322,7 @@ class Laid:
         for name, text in self.texts.items():
             values[name] = shown[name] = text
         paths = paths if paths is view.paths else MappingProxyType(paths)
-        made = Stored(MappingProxyType(values), MappingProxyType(shown), view.limits, document, paths,
+        made = Stored(MappingProxyType(values), MappingProxyType(shown), limits, document, paths,
                       view.blanks)
         remember(sc, document, made)
         return made
@@ -568,6 +575,10 @@ class RowList:
     item: tuple  # the row's fields: ((short name or "", Leaf-like kind, lo, hi), ...)
     # short name or "" -> `Pick`, for its choices
     picks: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # short name -> `RowList`, for a list inside the row (a city's tiles; its `leaf` unused)
+    inner: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # the row's `Name`s whose blank is a player not chosen yet (`Name.nobody` False): left out
+    unset: frozenset = frozenset()
 
     def sub_leaf(self, sub: str, kind: str, lo: int, hi: int) -> Leaf:
         """A row's field as `read` and `_texts` take it."""
@@ -596,6 +607,8 @@ def _item_of(rows_field) -> tuple | None:
         return (("", "choice", 0, 0),)
     if isinstance(probe, FormField) and not _own_validate(probe.form) \
             and not getattr(probe.form, "ui_only", ()):
+        from .fields import Name, Rows
+
         out = []
         for sub in probe.form:
             if isinstance(sub, Count):
@@ -604,28 +617,47 @@ def _item_of(rows_field) -> tuple | None:
                 out.append((sub.short_name, "flag", 0, 0))
             elif _pick_of(sub) is not None:
                 out.append((sub.short_name, "choice", 0, 0))
+            elif isinstance(sub, Name):  # a player (a city's tile's)
+                out.append((sub.short_name, "name", 0, 0))
+            elif isinstance(sub, Rows) and _row_list(sub, None) is not None:  # a list inside the row
+                out.append((sub.short_name, "rows", 0, 0))
             else:
                 return None
         return tuple(out)
     return None
 
 
+def _row_list(rows_field, leaf: Leaf | None) -> RowList | None:
+    """A list of rows as a save rebuilds it without the form (the lists inside its rows too), or
+    None when a row holds a field only the form reads."""
+    from .fields import Name
+
+    if not rows_field.entries:
+        rows_field.append_entry()
+    item = _item_of(rows_field)
+    if item is None:
+        return None
+    probe = rows_field.entries[0]
+    subs = {"": probe} if not isinstance(probe, FormField) else {s.short_name: s for s in probe.form}
+    picks = {sub: _pick_of(subs[sub]) for sub, kind, *_rest in item if kind == "choice"}
+    inner = {sub: _row_list(subs[sub], None) for sub, kind, *_rest in item if kind == "rows"}
+    unset = frozenset(sub for sub, kind, *_rest in item
+                      if kind == "name" and isinstance(subs[sub], Name) and not subs[sub].nobody)
+    return RowList(leaf or Leaf("rows", 0, 0, "", (), (), (), False), rows_field.max_entries, item,
+                   MappingProxyType(picks), MappingProxyType(inner), unset)
+
+
 @cache
 def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """List name -> `RowList`, for the lists of the players' forms and the table's whose rows are
-    numbers, boxes and choices only (a list inside a row, a name: the form reads it)."""
+    numbers, boxes, choices, players and lists of those (a city and its tiles); else the form
+    reads it."""
     out: dict[str, RowList] = {}
 
     def rows(f, path, steps, kinds, orders):
-        if not f.entries:
-            f.append_entry()
-        item = _item_of(f)
-        if item is not None:
-            probe = f.entries[0]
-            subs = {"": probe} if not isinstance(probe, FormField) else {s.short_name: s for s in probe.form}
-            picks = {sub: _pick_of(subs[sub]) for sub, kind, *_rest in item if kind == "choice"}
-            out[f.name] = RowList(Leaf("rows", 0, 0, path, steps, kinds, orders, False), f.max_entries, item,
-                                  MappingProxyType(picks))
+        found = _row_list(f, Leaf("rows", 0, 0, path, steps, kinds, orders, False))
+        if found is not None:
+            out[f.name] = found
 
     _walk(game_id, variant, n_players, lambda *_: None, rows)
     return MappingProxyType(out)
@@ -644,22 +676,42 @@ def _row_of(name: str, rows) -> tuple[str, int, str] | None:
     return None
 
 
-def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict):
-    """The list's value in the document (or OMIT) from every value after the merge (`data`); its
-    rows' contract paths into `paths` and their typing errors into `messages`, as the form does."""
+def _indices(list_name: str, data) -> list[int]:
+    """The row indices of a list among posted names, in order (`fields.Rows._extract_indices`)."""
     indices = set()
     for name in data:
         if name.startswith(list_name + "-"):
             part = name[len(list_name) + 1:].split("-", 1)[0]
             if part.isascii() and part.isdigit() and len(part) <= 3:
                 indices.add(int(part))
-    path = row_list.leaf.path
+    return sorted(indices)
+
+
+def _blank(row_list: RowList, entry: str, data) -> bool:
+    """Whether a posted row is wholly blank (`fields.is_blank`), the rows of its lists too."""
+    for sub, kind, *_rest in row_list.item:
+        name = f"{entry}-{sub}" if sub else entry
+        if kind == "rows":
+            inner = row_list.inner[sub]
+            if not all(_blank(inner, f"{name}-{i}", data) for i in _indices(name, data)[:inner.max_entries]):
+                return False
+            continue
+        text = data.get(name, "")
+        if not (text in ("", "false") if kind == "flag" else text.strip() == ""):
+            return False
+    return True
+
+
+def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict,
+            names=(), path: str | None = None):
+    """The list's value in the document (or OMIT) from every value after the merge (`data`); its
+    rows' contract paths into `paths` and their typing errors into `messages`, as the form does
+    (`names`: the players, for a row's `Name`; `path`: a list inside a row, its contract path)."""
+    path = row_list.leaf.path if path is None else path
     items: list = []
-    for index in sorted(indices)[:row_list.max_entries]:
+    for index in _indices(list_name, data)[:row_list.max_entries]:
         entry = f"{list_name}-{index}"
-        texts = {sub: data.get(f"{entry}-{sub}" if sub else entry, "") for sub, *_rest in row_list.item}
-        if all(texts[sub] in ("", "false") if kind == "flag" else texts[sub].strip() == ""
-               for sub, kind, *_rest in row_list.item):
+        if _blank(row_list, entry, data):
             continue  # a wholly blank row (`fields.is_blank`)
         at = join(path, len(items))
         paths[at] = entry
@@ -668,7 +720,12 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
             name = f"{entry}-{sub}" if sub else entry
             if sub:
                 paths[join(at, sub)] = name
-            got, message = read(row_list.sub_leaf(sub, kind, lo, hi), texts[sub])
+            if kind == "rows":  # a list inside the row (a city's tiles): rebuilt alike
+                got = rebuild(row_list.inner[sub], name, data, paths, messages, names, join(at, sub))
+                if got is not OMIT:
+                    value[sub] = got
+                continue
+            got, message = read(row_list.sub_leaf(sub, kind, lo, hi), data.get(name, ""), names)
             if message:
                 messages[name] = message
             if not sub:
@@ -677,6 +734,8 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
                 value[sub] = got
         if value is OMIT or value == {}:
             continue  # a row holding only a typing error: its message is beside it
+        if row_list.unset:  # a player not chosen yet: left out, the row kept (`convert._convert`)
+            value = {k: v for k, v in value.items() if not (v is None and k in row_list.unset)}
         items.append(value)
     return items if items else OMIT
 
@@ -689,15 +748,62 @@ def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
         for sub, kind, lo, hi in row_list.item:
             name = f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}"
             value = item.get(sub) if sub and item is not None else item
+            if kind == "rows":
+                more, read_as = row_values(row_list.inner[sub], name, value if value else OMIT)
+                values.update(more)
+                shown.update(read_as)
+                continue
             values[name], shown[name] = _texts(row_list.sub_leaf(sub, kind, lo, hi), value)
     return values, shown
 
 
+def row_paths(row_list: RowList, list_name: str, path: str, items, paths: dict) -> None:
+    """The contract paths of a list's stored rows (their fields', their lists' rows') as the form
+    of the stored document records them."""
+    for k, item in enumerate(items if items is not OMIT else ()):  # renumbered from 0
+        at, entry = join(path, k), f"{list_name}-{k}"
+        paths[at] = entry
+        for sub, kind, *_rest in row_list.item:
+            if sub:
+                paths[join(at, sub)] = f"{entry}-{sub}"
+            if kind == "rows":
+                inner = item.get(sub) if isinstance(item, dict) else None
+                row_paths(row_list.inner[sub], f"{entry}-{sub}", join(at, sub), inner or OMIT, paths)
+
+
+def row_limits(row_list: RowList, list_name: str, items) -> dict[str, int]:
+    """The most rows of each list inside a list's rows as the form shows them (`Stored.limits`)."""
+    out: dict[str, int] = {}
+    if not row_list.inner:
+        return out
+    for k, item in enumerate(items if items is not OMIT else ({},)):
+        for sub, inner in row_list.inner.items():
+            name = f"{list_name}-{k}-{sub}"
+            out[name] = inner.max_entries
+            value = item.get(sub) if isinstance(item, dict) else None
+            out.update(row_limits(inner, name, value if value else OMIT))
+    return out
+
+
+def _row_added(row_list: RowList, rest: str) -> bool:
+    """Whether `rest` (what follows a row's name) names a row of a list inside it ("tiles-2")."""
+    sub, _sep, tail = rest.partition("-")
+    inner = row_list.inner.get(sub)
+    if inner is None:
+        return False
+    index, _sep, more = tail.partition("-")
+    if not (index.isascii() and index.isdigit() and str(int(index)) == index):
+        return False
+    if int(index) >= inner.max_entries:
+        return False
+    return not more or _row_added(inner, more)
+
+
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
-    form built, or None when it touches a field only the form can read (a name, a choice, a board,
-    a list inside a row, the shared card). Only the autosave goes this way: the no-JS post stays
-    with WTForms, the reference."""
+    form built, or None when it touches a field only the form can read (a player's own name, a
+    choice outside a row, a board, the card points). Only the autosave goes this way: the no-JS post
+    stays with WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
@@ -730,8 +836,8 @@ def lay_save(steps, document: dict, save, view):
             return None
     for prefix in save.added:
         found = _row_of(prefix, rows)
-        if found is None or found[2]:
-            return None
+        if found is None or (found[2] and not _row_added(rows[found[0]], found[2])):
+            return None  # a row added inside a list the form reads
         touched.add(found[0])
     if not eligible(sc, view, spec, leaves):
         return None
@@ -761,7 +867,7 @@ def lay_save(steps, document: dict, save, view):
             inside = row_list.leaf.path + "["
             for key in [k for k in paths if k.startswith(inside)]:
                 del paths[key]
-            written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages)
+            written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages, names)
             full[list_name] = row_list.leaf
     laid_doc = lay_on(view.document, written, full)
     checked = check(sc, laid_doc, messages, paths)

@@ -200,7 +200,11 @@ def document_value(text: str, numeric: bool):
 
 
 class Name(_Extras, SelectField):
-    """One of the game's players, or nobody (null). Choices are filled in by `EndState`."""
+    """One of the game's players, or nobody (null). Choices are filled in by `EndState`.
+    `nobody` False (a class saying so): blank is not an answer but a player not chosen yet, left
+    out of its group in the document (once the group is kept), so the engine says it is required."""
+
+    nobody = True
 
     def __init__(self, label=None, hint="", **kwargs):
         kwargs = self._extras(hint, **kwargs)

@@ -4,11 +4,14 @@ Field names are the contract keys (docs/contract.md, Rebirth); bounds come from 
 (`companion/games/rebirth.py`) so the form and the engine never disagree. The hints quote the rules
 (docs/rules/rebirth.fr.md) and say what to count in a few words.
 
-Two things do not map one to one, and the hooks translate them:
+Three things do not map one to one, and the fields say so themselves (read alike by the form and
+the autosave's engine path, `companion/forms/direct.py`; no hook of this module translates them):
 
 - **Round towers** (Irlande): the contract's `towers` is a list of 13s and 3s; each row of the form
   is a "13 points / 3 points" choice whose value arrives as text: a `numeric` choice, which the
-  document holds as its number (`fields.document_value`, read alike by the form and the autosave).
+  document holds as its number (`fields.document_value`).
+- **A tile's player** (`Owner`): blank is not "nobody" but a player not chosen yet, left out of the
+  tile (`nobody = False`), so the engine says it is required.
 - **The privatised mission** (Irlande): the contract allows at most one, so the form shows one row
   (a `Rows` of one entry) and no way to add a second.
 
@@ -119,7 +122,10 @@ def player_form(variant: str) -> type[Form]:
 
 
 class Owner(Name):
-    """A tile's player: "nobody" is not an answer here, the blank option only asks to choose."""
+    """A tile's player: "nobody" is not an answer here, the blank option only asks to choose (a tile
+    whose player was not chosen leaves `player` out: the engine then says it is required)."""
+
+    nobody = False
 
     @property
     def choices(self):
@@ -176,16 +182,7 @@ def table_form(variant: str) -> type[Form]:
     return Table
 
 
-def to_document(document: dict, form, paths: dict[str, str]) -> None:
-    """A tile whose player was not chosen leaves `player` out (the engine then says it is required).
-    (Round towers are numeric choices: the form writes them as numbers itself.)"""
-    for city in document.get("cities", []):
-        for tile in city.get("tiles", []) if isinstance(city, dict) else ():
-            if isinstance(tile, dict) and tile.get("player", "") is None:
-                del tile["player"]
-
-
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
 from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
 
-ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_document=to_document)
+ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form)
