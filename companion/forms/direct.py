@@ -579,10 +579,12 @@ class RowList:
     inner: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     # the row's `Name`s whose blank is a player not chosen yet (`Name.nobody` False): left out
     unset: frozenset = frozenset()
+    leaves: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))  # made once: `sub_leaf`
 
     def sub_leaf(self, sub: str, kind: str, lo: int, hi: int) -> Leaf:
         """A row's field as `read` and `_texts` take it."""
-        return Leaf(kind, lo, hi, "", (), (), (), False, self.picks.get(sub))
+        found = self.leaves.get(sub)
+        return found if found is not None else Leaf(kind, lo, hi, "", (), (), (), False, self.picks.get(sub))
 
 
 def _pick_of(f) -> Pick | None:
@@ -643,8 +645,10 @@ def _row_list(rows_field, leaf: Leaf | None) -> RowList | None:
     inner = {sub: _row_list(subs[sub], None) for sub, kind, *_rest in item if kind == "rows"}
     unset = frozenset(sub for sub, kind, *_rest in item
                       if kind == "name" and isinstance(subs[sub], Name) and not subs[sub].nobody)
+    leaves = {sub: Leaf(kind, lo, hi, "", (), (), (), False, picks.get(sub))
+              for sub, kind, lo, hi in item if kind != "rows"}
     return RowList(leaf or Leaf("rows", 0, 0, "", (), (), (), False), rows_field.max_entries, item,
-                   MappingProxyType(picks), MappingProxyType(inner), unset)
+                   MappingProxyType(picks), MappingProxyType(inner), unset, MappingProxyType(leaves))
 
 
 @cache
@@ -676,24 +680,33 @@ def _row_of(name: str, rows) -> tuple[str, int, str] | None:
     return None
 
 
-def _indices(list_name: str, data) -> list[int]:
-    """The row indices of a list among posted names, in order (`fields.Rows._extract_indices`)."""
-    indices = set()
+def _indices(list_name: str, data) -> dict[str, list[int]]:
+    """The row indices of a list among posted names, in order (`fields.Rows._extract_indices`), and
+    of every list inside its rows (a city's tiles), by list name: one pass over the names."""
+    found: dict[str, set[int]] = {}
     for name in data:
-        if name.startswith(list_name + "-"):
-            part = name[len(list_name) + 1:].split("-", 1)[0]
-            if part.isascii() and part.isdigit() and len(part) <= 3:
-                indices.add(int(part))
-    return sorted(indices)
+        if not name.startswith(list_name + "-"):
+            continue
+        parts = name[len(list_name) + 1:].split("-")
+        prefix = list_name
+        for i in range(0, len(parts), 2):  # index, field, index, field... (names hold no "-")
+            part = parts[i]
+            if not (part.isascii() and part.isdigit() and len(part) <= 3):
+                break
+            found.setdefault(prefix, set()).add(int(part))
+            if i + 1 < len(parts):
+                prefix = f"{prefix}-{part}-{parts[i + 1]}"
+    return {k: sorted(v) for k, v in found.items()}
 
 
-def _blank(row_list: RowList, entry: str, data) -> bool:
+def _blank(row_list: RowList, entry: str, data, indices: dict) -> bool:
     """Whether a posted row is wholly blank (`fields.is_blank`), the rows of its lists too."""
     for sub, kind, *_rest in row_list.item:
         name = f"{entry}-{sub}" if sub else entry
         if kind == "rows":
             inner = row_list.inner[sub]
-            if not all(_blank(inner, f"{name}-{i}", data) for i in _indices(name, data)[:inner.max_entries]):
+            if not all(_blank(inner, f"{name}-{i}", data, indices)
+                       for i in indices.get(name, ())[:inner.max_entries]):
                 return False
             continue
         text = data.get(name, "")
@@ -703,15 +716,17 @@ def _blank(row_list: RowList, entry: str, data) -> bool:
 
 
 def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict,
-            names=(), path: str | None = None):
+            names=(), path: str | None = None, indices: dict | None = None):
     """The list's value in the document (or OMIT) from every value after the merge (`data`); its
     rows' contract paths into `paths` and their typing errors into `messages`, as the form does
-    (`names`: the players, for a row's `Name`; `path`: a list inside a row, its contract path)."""
+    (`names`: the players, for a row's `Name`; `path` and `indices`: a list inside a row, its
+    contract path and the rows posted, `_indices`)."""
     path = row_list.leaf.path if path is None else path
+    indices = _indices(list_name, data) if indices is None else indices
     items: list = []
-    for index in _indices(list_name, data)[:row_list.max_entries]:
+    for index in indices.get(list_name, ())[:row_list.max_entries]:
         entry = f"{list_name}-{index}"
-        if _blank(row_list, entry, data):
+        if _blank(row_list, entry, data, indices):
             continue  # a wholly blank row (`fields.is_blank`)
         at = join(path, len(items))
         paths[at] = entry
@@ -721,7 +736,7 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
             if sub:
                 paths[join(at, sub)] = name
             if kind == "rows":  # a list inside the row (a city's tiles): rebuilt alike
-                got = rebuild(row_list.inner[sub], name, data, paths, messages, names, join(at, sub))
+                got = rebuild(row_list.inner[sub], name, data, paths, messages, names, join(at, sub), indices)
                 if got is not OMIT:
                     value[sub] = got
                 continue
