@@ -141,6 +141,56 @@ def _value(rng: random.Random, now: str) -> str:
     return now  # the value already stored
 
 
+def _choice(rng: random.Random, pick, now: str) -> str:
+    """A choice's posted text: mostly one it offers, sometimes blank, one it does not offer, or the
+    value stored."""
+    roll = rng.random()
+    if roll < 0.6:
+        return rng.choice(sorted(pick.values))
+    if roll < 0.72:
+        return ""
+    if roll < 0.85:
+        return rng.choice(["12", "x", "¹3", "13 points", "−3"])  # not offered: refused
+    return now
+
+
+def _holder(rng: random.Random, now: str) -> str:
+    """A `Name`'s posted text (Rebirth's castle holders): a player, nobody, one who is not
+    playing (refused), or the value stored."""
+    roll = rng.random()
+    if roll < 0.55:
+        return rng.choice(NAMES)
+    if roll < 0.75:
+        return ""
+    if roll < 0.88:
+        return rng.choice(["Zoé", "éloïse", "3"])  # not a player of this game: refused
+    return now
+
+
+def _row_field(name: str, lists):
+    """(kind, `direct.Pick` or None) of a field of a row the engine path rebuilds, else None."""
+    found = direct._row_of(name, lists)
+    if found is None:
+        return None
+    row_list, rest = lists[found[0]], found[2]
+    while True:
+        sub, _sep, tail = rest.partition("-")
+        if sub not in row_list.inner:
+            break
+        row_list, rest = row_list.inner[sub], tail.partition("-")[2]
+    return next(((kind, row_list.picks.get(sub)) for sub, kind, *_rest in row_list.item if sub == rest), None)
+
+
+def _posted(rng: random.Random, name: str, lists, holders, now: str) -> str:
+    """What a phone posts for a field, as its kind allows."""
+    kind, pick = _row_field(name, lists) or ("", None)
+    if kind == "choice":
+        return _choice(rng, pick, now)
+    if kind == "name" or name in holders:
+        return _holder(rng, now)
+    return _value(rng, now)
+
+
 def _answer(out) -> dict:
     checked = out.checked
     return {"kind": out.kind, "document": checked.document, "errors": checked.errors,
@@ -150,22 +200,34 @@ def _answer(out) -> dict:
             "record": (out.record.document, out.record.version, out.record.status)}
 
 
-def _rows_touched(rng: random.Random, sc, view, picked: list[str]) -> list[str]:
-    """Fields of a row of a list of numbers and boxes (one stored, or a new one past them, which
-    this phone then added) put in `picked`; the rows added."""
+def _rows_touched(rng: random.Random, sc, view, picked: list[str], based: dict) -> list[str]:
+    """Fields of a row of a list the engine path rebuilds (one this phone sees in `based`, or a new
+    one past them, which it then added; a city's tiles the same way) put in `picked`; the rows
+    added, as the phone says them (a new city and a new tile in it: both). A phone behind may add a
+    row where the other phone added one meanwhile: both are kept."""
     doc = view.document
     rows = direct._rows(sc.id, doc["variant"], len(doc.get("players", [])))
     if not rows:
         return []
-    list_name = rng.choice(sorted(rows))
-    row_list = rows[list_name]
-    present = {int(n[len(list_name) + 1:].split("-")[0]) for n, v in view.values.items()
+    nested = sorted(n for n in rows if rows[n].inner)  # a list whose rows hold lists (cities)
+    list_name = rng.choice(nested if nested and rng.random() < 0.4 else sorted(rows))
+    return _touch(rng, rows[list_name], list_name, based, picked)
+
+
+def _touch(rng: random.Random, row_list, list_name: str, based: dict, picked: list[str]) -> list[str]:
+    present = {int(n[len(list_name) + 1:].split("-")[0]) for n, v in based.items()
                if n.startswith(list_name + "-") and v}
     k = rng.randrange(min(row_list.max_entries, max(present, default=-1) + 3))
+    entry = f"{list_name}-{k}"
+    added = [] if k in present else [entry]
     subs = [sub for sub, *_rest in row_list.item]
     for sub in rng.sample(subs, rng.randint(1, len(subs))):
-        picked.append(f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}")
-    return [] if k in present else [f"{list_name}-{k}"]
+        name = f"{entry}-{sub}" if sub else entry
+        if sub in row_list.inner:  # a list inside the row (a city's tiles)
+            added += _touch(rng, row_list.inner[sub], name, based, picked)
+        else:
+            picked.append(name)
+    return added
 
 
 @pytest.mark.parametrize(("game", "variant", "seed"), [
@@ -176,6 +238,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     sc = forms.screens(game)
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
+    choice_saves = holder_saves = city_saves = tile_players = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -192,11 +255,16 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 picked = rng.sample(direct_ones or fields, min(len(direct_ones or fields), rng.randint(0, 4)))
                 if rng.random() < 0.15:  # now and then a field only the form can read
                     picked.append(rng.choice(fields))
-                added = _rows_touched(rng, sc, view, picked) if rng.random() < 0.35 else []
+                holders = [n for n in direct_ones if n in spec and spec[n].kind == "name"]  # castles
+                if holders and rng.random() < 0.3:
+                    picked.append(rng.choice(holders))
+                added = _rows_touched(rng, sc, view, picked, based) if rng.random() < 0.35 else []
                 card = [n for n in fields if n.startswith("card-")]  # Revive's shared card
                 if card and rng.random() < 0.15:
                     picked.append(rng.choice(card))
-                changes = {n: (based.get(n, ""), _value(rng, view.values.get(n, ""))) for n in picked}
+                lists = direct._rows(sc.id, variant, len(start["players"]))
+                changes = {n: (based.get(n, ""), _posted(rng, n, lists, holders, view.values.get(n, "")))
+                           for n in picked}
                 if game == "reterra":
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
                                 for n in picked if "-grid-" in n}
@@ -220,7 +288,6 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 a = service.submit(ours, save, forms.Steps(sc, posted, {}), write=_write, finishing=finishing)
                 b = service.submit(theirs, save, Reference(sc, posted, {}), write=_write, finishing=finishing)
                 direct_saves += isinstance(a.form, forms.Lazy)
-                lists = direct._rows(sc.id, variant, len(start["players"]))
                 row_saves += isinstance(a.form, forms.Lazy) and any(direct._row_of(n, lists)
                                                                     for n in save.changes)
                 card_saves += isinstance(a.form, forms.Lazy) and any(n.startswith("card-")
@@ -231,6 +298,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 drawn_saves += isinstance(a.form, forms.Lazy) and any("-grid-" in n for n in save.changes)
                 moved_saves += isinstance(a.form, forms.Lazy) and any(a.moved.get(n) for n in save.keys)
                 dropped_saves += isinstance(a.form, forms.Lazy) and bool(a.dropped)
+                if isinstance(a.form, forms.Lazy):  # the engine path
+                    kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
+                    choice_saves += "choice" in kinds
+                    tile_players += "name" in kinds
+                    holder_saves += any(n in holders for n in save.changes)
+                    city_saves += any(n.startswith("cities-") for n in save.changes)
                 seen.add((a.kind, a.checked.ok))
                 first, second = _answer(a), _answer(b)
                 assert first == second, (trial, changes)
@@ -282,6 +355,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert moved_saves > 0, moved_saves  # a count gone with its card to another row
         assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
         assert drawn_saves > 20, drawn_saves  # a drawn player's rows and squares: no form
+    if game == "rebirth":
+        assert holder_saves > 20, holder_saves  # castle holders named, blanked, refused: no form
+        assert city_saves > 20, city_saves  # cities and their tiles, added, changed, blanked: no form
+        assert tile_players > 5, tile_players  # a tile's player chosen, blanked, refused: no form
+    if (game, variant) == ("rebirth", "ireland"):
+        assert choice_saves > 5, choice_saves  # round towers (rows of choices), refused ones too: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either
 
@@ -335,3 +414,74 @@ def test_reterra_drawing_typed_is_read_as_the_form_reads_it_without_a_form(app):
         assert a.checked.errors["players-1-grid-junk"] == [
             "« Z9 » n'est pas une case : une lettre de A à H (colonne) puis un chiffre de 1 à 8 (ligne), "
             "par exemple C4"]
+
+
+def test_towers_and_castle_holders_are_saved_and_refused_without_a_form(app):
+    """Rebirth's round towers (rows of "13 points / 3 points") and its castle holders (a player of
+    the game, or nobody) are laid on the document by the engine path: stored as the contract
+    wants them (numbers; a name or null), refused with the form's own words beside the field."""
+    sc = forms.screens("rebirth")
+    record = SimpleNamespace(document=_start("rebirth", "ireland"), version=1, status="draft")
+
+    def save(changes, added=()):
+        nonlocal record
+        posted = wire.Save(changes, list(added), {}, record.version)
+        out = service.submit(record, posted, forms.Steps(sc, wire.encode(posted), {}), write=_write)
+        record = out.record
+        return out
+
+    with app.test_request_context():
+        save({"players-0-track": ("", "10")})  # the game's first save
+        out = save({"blarney": ("", "Inès"), "players-0-towers-0": ("", "13"),
+                    "players-0-towers-1": ("", "3")}, ["players-0-towers-1"])
+        assert out.kind == "saved" and isinstance(out.form, forms.Lazy) and out.form._form is None
+        assert record.document["blarney"] == "Inès"
+        assert record.document["players"][0]["towers"] == [13, 3]
+        assert forms.stored(sc, record.document).shown["players-0-towers-0"] == "13 points"
+        out = save({"blarney": ("Inès", "Zoé"), "players-0-towers-1": ("3", "12")})
+        assert out.kind == "invalid" and out.form._form is None
+        assert "choisissez un joueur de la partie" in out.checked.errors["blarney"]
+        assert "choix inconnu" in out.checked.errors["players-0-towers-1"]
+        assert record.document["blarney"] == "Inès" and record.version == 3  # nothing stored
+        out = save({"blarney": ("Inès", ""), "players-0-towers-0": ("13", "")})
+        assert out.kind == "saved" and out.form._form is None
+        assert record.document["blarney"] is None  # nobody holds it
+        assert record.document["players"][0]["towers"] == [3]
+
+
+def test_cities_added_on_two_phones_are_both_kept_without_a_form(app):
+    """Two phones each add a city (with a tile) in the same place: both cities are kept, the second
+    renumbered after the first, by the engine path; a tile whose player is not chosen keeps its
+    influence and leaves `player` out (the engine says it is required), as the form does."""
+    sc = forms.screens("rebirth")
+    start = {"game": "rebirth", "variant": "scotland", "players": [{"name": n} for n in NAMES]}
+    record = SimpleNamespace(document=start, version=1, status="draft")
+
+    def save(changes, added=(), version=None):
+        nonlocal record
+        posted = wire.Save(changes, list(added), {}, version or record.version)
+        out = service.submit(record, posted, forms.Steps(sc, wire.encode(posted), {}), write=_write)
+        record = out.record
+        return out
+
+    with app.test_request_context():
+        save({"players-0-track": ("", "10")})  # the game's first save
+        stored_before = record.version
+        first = save({"cities-0-size": ("", "3"), "cities-0-tiles-0-player": ("", "Jules"),
+                      "cities-0-tiles-0-influence": ("", "2")}, ["cities-0", "cities-0-tiles-0"])
+        assert first.kind == "saved" and first.form._form is None
+        # the other phone had not seen it: its new city is at the same place
+        second = save({"cities-0-size": ("", "2"), "cities-0-tiles-0-player": ("", "Inès"),
+                       "cities-0-tiles-0-influence": ("", "1"), "cities-0-tiles-1-influence": ("", "3")},
+                      ["cities-0", "cities-0-tiles-0", "cities-0-tiles-1"], version=stored_before)
+        assert second.kind == "saved" and second.form._form is None
+        assert second.moved == {"cities-0": "cities-1"}
+        cities = record.document["cities"]
+        assert cities[0] == {"size": 3, "tiles": [{"player": "Jules", "influence": 2}]}
+        assert cities[1] == {"size": 2, "tiles": [{"player": "Inès", "influence": 1}, {"influence": 3}]}
+        assert "cities-1-tiles-1-player" in second.checked.errors  # beside the tile, as a draft
+        # the stored values the page reads back: as the form shows them
+        view = forms.stored(sc, record.document)
+        assert view.values["cities-1-tiles-0-player"] == "Inès"
+        assert view.values["cities-1-tiles-1-player"] == ""
+        assert view.limits["cities-1-tiles"] == 3

@@ -10,7 +10,7 @@ from wtforms.fields import BooleanField, FieldList, FormField, RadioField, Selec
 
 from ..games.core import join
 from ..games.i18n import _
-from .fields import SKIPPED, Count, Name, Rows, choice_labels, is_blank, walk
+from .fields import SKIPPED, Choice, Count, Name, Rows, choice_labels, document_value, is_blank, walk
 
 if TYPE_CHECKING:
     from .steps import Stored
@@ -34,7 +34,11 @@ def _convert(f, path: str, paths: dict):
     paths[path] = f.name
     if isinstance(f, FormField):
         value = collect(f.form, path, paths, skip=set(getattr(f.form, "ui_only", ())))
-        return value if value else OMIT  # an empty object is the same as none (contract)
+        if not value:
+            return OMIT  # an empty object is the same as none (contract)
+        # a player not chosen yet (`Name.nobody` False) is left out, the group kept
+        return {k: v for k, v in value.items()
+                if not (v is None and isinstance(f.form[k], Name) and not f.form[k].nobody)}
     if isinstance(f, Rows):
         items = []
         for entry in f.entries:
@@ -62,7 +66,9 @@ def _convert(f, path: str, paths: dict):
     data = f.data
     if isinstance(data, str):
         data = data.strip()
-    return OMIT if data in (None, "") else data
+    if data in (None, ""):
+        return OMIT
+    return document_value(data, f.numeric) if isinstance(f, Choice) and isinstance(data, str) else data
 
 
 def leaf_fields(form):

@@ -6,30 +6,37 @@ ticked bonus): fields whose name is their contract path (``players-0-resources-g
 `Stored` view's, as WTForms would have made it), each value read as its field reads it (same
 messages), and checked by the engine (`games.score`), whose problems go beside the field of their
 path, as `check` does. The stored values after the save are the stored ones with those fields
-written again (no second form either).
+written again (no second form either). So is a player named outside any list (Rebirth's castle
+holders, `Name`: a player of the game or null for nobody, "choisissez un joueur de la partie"
+otherwise).
 
-So are the lists of rows whose row is a number or a group of numbers and boxes (Revive's great
-locations, Rebirth's farms and missions): a save touching one rebuilds the list from its rows after
-the merge, as the form does (`rebuild`), rows added on both phones kept (`merge.relocate`).
+So are the lists of rows whose row is a number, a choice, or a group of numbers, boxes, choices,
+players and lists of those (Revive's great locations; Rebirth's farms, missions, round towers, and
+cities with their tiles): a save touching one rebuilds the list from its rows after the merge, as
+the form does (`rebuild`: blank rows left out, the rest renumbered, a list inside a row the same
+way), rows added on both phones kept (`merge.relocate`). What a field writes is said by the field
+itself, read alike here and by the form (`convert._convert`): a `Choice(numeric=True)` holds its
+value as a number (a round tower's 13), a `Name` whose class says ``nobody = False`` (a tile's
+`Owner`) is left out of its row when blank, the row kept.
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
 player's card line), and the fields of a player form that checks its fields together with
 ``direct_player``: Reterra's counts (a player who did not draw their community: each is then read
 alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
 messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
 count goes with its card, or is left out with a message when the card was removed meanwhile),
-written under the card's id. A save that touches anything else (a row holding a name, a choice or
-a list of its own, a player's name, Reterra's mode or cards in play, a drawing begun or wiped out,
-a field whose value another field's display is read from) goes through the merged WTForms form,
-which stays the reference:
-`tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
-finds the same documents, messages, answers and stored values.
+written under the card's id. A save that touches anything else (a row holding a field of another
+kind, a player's own name, Reterra's mode or cards in play, a drawing begun or wiped out, a field
+whose value another field's display is read from, a list of a game never saved yet) goes through
+the merged WTForms form, which stays the reference: `tests/test_saving_engine.py` drives both with
+random change sets, every game and variant, and finds the same documents, messages, answers and
+stored values.
 
-Which fields qualify is read once per form class (`_spec`): numbers (`Count`) and boxes (`Flag`) of
-the table, a player, a group or a fixed list, outside any `Rows`, any ui-only field, and any form
-with a `validate` of its own; and, at each save, only when the stored document's paths give the
-field its own path. A game's `ADAPTER` may say more with ``not_direct`` (a compiled pattern of field
-names): fields its ``to_form`` reads to fill other fields (Revive's card points decide whether the
-card is shared).
+Which fields qualify is read once per form class (`_spec`, `_rows`): numbers (`Count`), boxes
+(`Flag`) and players (`Name`) of the table, a player, a group or a fixed list, outside any `Rows`,
+any ui-only field, and any form with a `validate` of its own; and, at each save, only when the
+stored document's paths give the field its own path. A game's `ADAPTER` may say more with
+``not_direct`` (a compiled pattern of field names): fields its ``to_form`` reads to fill other
+fields (Revive's card points decide whether the card is shared).
 """
 
 from __future__ import annotations
@@ -53,10 +60,32 @@ OMIT = object()
 
 
 @dataclass(frozen=True)
+class Pick:
+    """A choice's options as its form module wrote them ((value, label) pairs, labels French message
+    ids) and whether the document holds the value as a number (`fields.Choice`'s `numeric`)."""
+
+    offered: tuple
+    numeric: bool
+
+    @property
+    def values(self) -> frozenset:
+        return frozenset(v for v, _label in self.offered)
+
+    def label(self, text: str) -> str:
+        """The value as a person reads it (`convert.leaves`): its label, else the text itself."""
+        from .fields import _t
+
+        for value, label in self.offered:
+            if value == text:
+                return _t(label)
+        return text
+
+
+@dataclass(frozen=True)
 class Leaf:
     """A field a save may lay directly on the document: what it is, where its value lives."""
 
-    kind: str  # "count" | "flag"
+    kind: str  # "count" | "flag" | "choice" (a `Choice`, in a row) | "name" (a `Name`: a player or nobody)
     lo: int
     hi: int
     path: str  # its contract path
@@ -64,6 +93,7 @@ class Leaf:
     kinds: tuple  # each container on the way: "seat", "group", "fixed", "entry" (a fixed list's object)
     orders: tuple  # each dict container's keys in the form's order (None for lists)
     fixed: bool  # an entry of a fixed list of numbers: blank is 0
+    pick: Pick | None = None  # a choice's options
 
 
 def _own_validate(form) -> bool:
@@ -119,7 +149,7 @@ def _walk(game_id: str, variant: str, n_players: int, on_field, on_rows) -> None
 @cache
 def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """Field name -> `Leaf`, for every field that can be laid on the document directly."""
-    from .fields import Count
+    from .fields import Count, Name
 
     out: dict[str, Leaf] = {}
 
@@ -128,6 +158,8 @@ def _spec(game_id: str, variant: str, n_players: int) -> MappingProxyType:
             out[f.name] = Leaf("flag", 0, 0, path, steps, kinds, orders, False)
         elif isinstance(f, Count):
             out[f.name] = Leaf("count", f.lo, f.hi, path, steps, kinds, orders, fixed)
+        elif isinstance(f, Name) and not fixed:  # a player named (Rebirth's castle holders)
+            out[f.name] = Leaf("name", 0, 0, path, steps, kinds, orders, False)
 
     _walk(game_id, variant, n_players, leaf, lambda *_: None)
     return MappingProxyType(out)
@@ -151,10 +183,15 @@ def eligible(sc, view, spec, changes) -> bool:
     return True
 
 
-def read(f: Leaf, text: str):
-    """A posted text as the field reads it: (value or OMIT, message or None)."""
+def read(f: Leaf, text: str, names=()):
+    """A posted text as the field reads it: (value or OMIT, message or None); `names`: the
+    players', the choices of a `Name`."""
     if f.kind == "flag":
         return (OMIT if text in ("", "false") else True), None
+    if f.kind == "choice":
+        return read_choice(f.pick, text)
+    if f.kind == "name":
+        return read_name(text, names)
     raw = text.strip().replace("\u2212", "-")
     if raw == "":
         return OMIT, None
@@ -166,6 +203,26 @@ def read(f: Leaf, text: str):
     if not f.lo <= value <= f.hi:
         return value, _("doit être entre {lo} et {hi}", lo=f.lo, hi=f.hi)
     return value, None
+
+
+def read_choice(pick: Pick, text: str):
+    """A posted choice as `fields.Choice` reads it and `convert._convert` writes it: blank is left
+    out; a value it does not offer says so (and is written as typed, for the engine's messages)."""
+    from .fields import document_value
+
+    raw = text.strip()
+    if raw == "":
+        return OMIT, None
+    return document_value(raw, pick.numeric), (None if text in pick.values else _("choix inconnu"))
+
+
+def read_name(text: str, names) -> tuple:
+    """A posted player's name as `fields.Name` reads it and `convert._convert` writes it: blank is
+    null (nobody); a name not among the players says so (and is written as typed, for the
+    engine's messages)."""
+    if text == "":
+        return None, None
+    return text, (None if text in names else _("choisissez un joueur de la partie"))
 
 
 def lay_on(document: dict, values: dict, spec) -> dict:
@@ -242,6 +299,7 @@ class Laid:
             return None
         values, shown = dict(view.values), dict(view.shown)
         paths = dict(view.paths) if self.rows else view.paths
+        limits = view.limits
         for name, value in self.written.items():
             if name in self.rows:  # a list rebuilt: its rows as the form of the new document shows them
                 for key in [k for k in values if k.startswith(name + "-")]:
@@ -253,24 +311,25 @@ class Laid:
                 path = self.rows[name].leaf.path
                 for key in [k for k in paths if k.startswith(path + "[")]:
                     del paths[key]
-                for k, _item in enumerate(value if value is not OMIT else ()):  # renumbered from 0
-                    paths[join(path, k)] = f"{name}-{k}"
-                    for sub, *_rest in self.rows[name].item:
-                        if sub:
-                            paths[join(join(path, k), sub)] = f"{name}-{k}-{sub}"
+                row_paths(self.rows[name], name, path, value, paths)
+                if self.rows[name].inner:  # the lists inside its rows (a city's tiles), as shown now
+                    limits = {k: n for k, n in limits.items() if not k.startswith(name + "-")}
+                    limits = MappingProxyType(limits | row_limits(self.rows[name], name, value))
                 continue
             f = self.spec[name]
             if value is OMIT and f.fixed:
                 value = 0
             if f.kind == "flag":
                 values[name], shown[name] = ("y", _("oui")) if value is True else ("", _("non"))
+            elif f.kind == "name":
+                values[name], shown[name] = _texts(f, value)
             else:
                 text = "" if value is OMIT else str(value)
                 values[name] = shown[name] = text
         for name, text in self.texts.items():
             values[name] = shown[name] = text
         paths = paths if paths is view.paths else MappingProxyType(paths)
-        made = Stored(MappingProxyType(values), MappingProxyType(shown), view.limits, document, paths,
+        made = Stored(MappingProxyType(values), MappingProxyType(shown), limits, document, paths,
                       view.blanks)
         remember(sc, document, made)
         return made
@@ -345,7 +404,14 @@ def _normal(f: Leaf, value) -> bool:
     """Whether a direct field's stored value is as its form writes it (else: the form decides)."""
     if f.kind == "flag":
         return value is True
+    if f.kind == "name":  # a player's name, or null (nobody): never "" nor a number
+        return value is None or (type(value) is str and value != "")
     return type(value) is int
+
+
+def _written_always(tree, spec) -> tuple:
+    """The keys of a tree's node whose field the form writes even when blank (a `Name`: null)."""
+    return tuple(k for k, sub in tree.items() if isinstance(sub, str) and spec[sub].kind == "name")
 
 
 def _skeleton(value, tree, spec, found: dict):
@@ -354,6 +420,8 @@ def _skeleton(value, tree, spec, found: dict):
     left with none of its fields is left out, as the form leaves an empty group out. The values
     taken out go into `found` (field name -> value), read in the same walk."""
     if isinstance(value, dict):
+        if any(k not in value for k in _written_always(tree, spec)):
+            return None  # a field the form writes (a Name's null) missing: the form's view is the one
         out = {}
         for k, v in value.items():
             sub = tree.get(k)
@@ -396,6 +464,13 @@ def _texts(f: Leaf, value) -> tuple[str, str]:
     """A direct field's (posted text, value as a person reads it) for its stored value."""
     if f.kind == "flag":
         return ("y", _("oui")) if value is True else ("", _("non"))
+    if f.kind == "name":  # `Name.process_data`, then `convert.raw_values` and `leaves`
+        text = value if isinstance(value, str) else ""
+        return text.strip(), text
+    if f.kind == "choice":  # `RadioField.process_data`, then `convert.raw_values` and `leaves`
+        if value is None:
+            return "", ""
+        return str(value).strip(), f.pick.label(str(value))
     text = "" if value is None else str(value)
     return text, text
 
@@ -495,10 +570,31 @@ class RowList:
     leaf: Leaf  # the list itself, as `lay_on` writes it (kind "rows")
     max_entries: int
     item: tuple  # the row's fields: ((short name or "", Leaf-like kind, lo, hi), ...)
+    # short name or "" -> `Pick`, for its choices
+    picks: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # short name -> `RowList`, for a list inside the row (a city's tiles; its `leaf` unused)
+    inner: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # the row's `Name`s whose blank is a player not chosen yet (`Name.nobody` False): left out
+    unset: frozenset = frozenset()
+    leaves: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))  # made once: `sub_leaf`
+
+    def sub_leaf(self, sub: str, kind: str, lo: int, hi: int) -> Leaf:
+        """A row's field as `read` and `_texts` take it."""
+        found = self.leaves.get(sub)
+        return found if found is not None else Leaf(kind, lo, hi, "", (), (), (), False, self.picks.get(sub))
+
+
+def _pick_of(f) -> Pick | None:
+    """A `Choice`'s options, when its form module wrote them (not made per reader)."""
+    from .fields import Choice
+
+    if isinstance(f, Choice) and f.offered is not None:
+        return Pick(f.offered, f.numeric)
+    return None
 
 
 def _item_of(rows_field) -> tuple | None:
-    """A row's fields when every one is a number or a box (else None: the form reads it)."""
+    """A row's fields when every one is a number, a box or a choice (else None: the form reads it)."""
     from . import Count
 
     probe = rows_field.entries[0] if rows_field.entries else None
@@ -506,32 +602,63 @@ def _item_of(rows_field) -> tuple | None:
         return None
     if isinstance(probe, Count):
         return (("", "count", probe.lo, probe.hi),)
+    if _pick_of(probe) is not None:
+        return (("", "choice", 0, 0),)
     if isinstance(probe, FormField) and not _own_validate(probe.form) \
             and not getattr(probe.form, "ui_only", ()):
+        from .fields import Name, Rows
+
         out = []
         for sub in probe.form:
             if isinstance(sub, Count):
                 out.append((sub.short_name, "count", sub.lo, sub.hi))
             elif isinstance(sub, BooleanField):
                 out.append((sub.short_name, "flag", 0, 0))
+            elif _pick_of(sub) is not None:
+                out.append((sub.short_name, "choice", 0, 0))
+            elif isinstance(sub, Name):  # a player (a city's tile's)
+                out.append((sub.short_name, "name", 0, 0))
+            elif isinstance(sub, Rows) and _row_list(sub, None) is not None:  # a list inside the row
+                out.append((sub.short_name, "rows", 0, 0))
             else:
                 return None
         return tuple(out)
     return None
 
 
+def _row_list(rows_field, leaf: Leaf | None) -> RowList | None:
+    """A list of rows as a save rebuilds it without the form (the lists inside its rows too), or
+    None when a row holds a field only the form reads."""
+    from .fields import Name
+
+    if not rows_field.entries:
+        rows_field.append_entry()
+    item = _item_of(rows_field)
+    if item is None:
+        return None
+    probe = rows_field.entries[0]
+    subs = {"": probe} if not isinstance(probe, FormField) else {s.short_name: s for s in probe.form}
+    picks = {sub: _pick_of(subs[sub]) for sub, kind, *_rest in item if kind == "choice"}
+    inner = {sub: _row_list(subs[sub], None) for sub, kind, *_rest in item if kind == "rows"}
+    unset = frozenset(sub for sub, kind, *_rest in item
+                      if kind == "name" and isinstance(subs[sub], Name) and not subs[sub].nobody)
+    leaves = {sub: Leaf(kind, lo, hi, "", (), (), (), False, picks.get(sub))
+              for sub, kind, lo, hi in item if kind != "rows"}
+    return RowList(leaf or Leaf("rows", 0, 0, "", (), (), (), False), rows_field.max_entries, item,
+                   MappingProxyType(picks), MappingProxyType(inner), unset, MappingProxyType(leaves))
+
+
 @cache
 def _rows(game_id: str, variant: str, n_players: int) -> MappingProxyType:
     """List name -> `RowList`, for the lists of the players' forms and the table's whose rows are
-    numbers and boxes only (a list inside a row, a name or a choice: the form reads it)."""
+    numbers, boxes, choices, players and lists of those (a city and its tiles); else the form
+    reads it."""
     out: dict[str, RowList] = {}
 
     def rows(f, path, steps, kinds, orders):
-        if not f.entries:
-            f.append_entry()
-        item = _item_of(f)
-        if item is not None:
-            out[f.name] = RowList(Leaf("rows", 0, 0, path, steps, kinds, orders, False), f.max_entries, item)
+        found = _row_list(f, Leaf("rows", 0, 0, path, steps, kinds, orders, False))
+        if found is not None:
+            out[f.name] = found
 
     _walk(game_id, variant, n_players, lambda *_: None, rows)
     return MappingProxyType(out)
@@ -550,23 +677,54 @@ def _row_of(name: str, rows) -> tuple[str, int, str] | None:
     return None
 
 
-def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict):
-    """The list's value in the document (or OMIT) from every value after the merge (`data`); its
-    rows' contract paths into `paths` and their typing errors into `messages`, as the form does."""
-    indices = set()
+def _indices(list_name: str, data) -> dict[str, list[int]]:
+    """The row indices of a list among posted names, in order (`fields.Rows._extract_indices`), and
+    of every list inside its rows (a city's tiles), by list name: one pass over the names."""
+    found: dict[str, set[int]] = {}
     for name in data:
-        if name.startswith(list_name + "-"):
-            part = name[len(list_name) + 1:].split("-", 1)[0]
-            if part.isascii() and part.isdigit() and len(part) <= 3:
-                indices.add(int(part))
-    path = row_list.leaf.path
+        if not name.startswith(list_name + "-"):
+            continue
+        parts = name[len(list_name) + 1:].split("-")
+        prefix = list_name
+        for i in range(0, len(parts), 2):  # index, field, index, field... (names hold no "-")
+            part = parts[i]
+            if not (part.isascii() and part.isdigit() and len(part) <= 3):
+                break
+            found.setdefault(prefix, set()).add(int(part))
+            if i + 1 < len(parts):
+                prefix = f"{prefix}-{part}-{parts[i + 1]}"
+    return {k: sorted(v) for k, v in found.items()}
+
+
+def _blank(row_list: RowList, entry: str, data, indices: dict) -> bool:
+    """Whether a posted row is wholly blank (`fields.is_blank`), the rows of its lists too."""
+    for sub, kind, *_rest in row_list.item:
+        name = f"{entry}-{sub}" if sub else entry
+        if kind == "rows":
+            inner = row_list.inner[sub]
+            if not all(_blank(inner, f"{name}-{i}", data, indices)
+                       for i in indices.get(name, ())[:inner.max_entries]):
+                return False
+            continue
+        text = data.get(name, "")
+        if not (text in ("", "false") if kind == "flag" else text.strip() == ""):
+            return False
+    return True
+
+
+def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict, messages: dict,
+            names=(), path: str | None = None, indices: dict | None = None):
+    """The list's value in the document (or OMIT) from every value after the merge (`data`); its
+    rows' contract paths into `paths` and their typing errors into `messages`, as the form does
+    (`names`: the players, for a row's `Name`; `path` and `indices`: a list inside a row, its
+    contract path and the rows posted, `_indices`)."""
+    path = row_list.leaf.path if path is None else path
+    indices = _indices(list_name, data) if indices is None else indices
     items: list = []
-    for index in sorted(indices)[:row_list.max_entries]:
+    for index in indices.get(list_name, ())[:row_list.max_entries]:
         entry = f"{list_name}-{index}"
-        texts = {sub: data.get(f"{entry}-{sub}" if sub else entry, "") for sub, *_rest in row_list.item}
-        if all(texts[sub] == "" or (kind == "flag" and texts[sub] == "false")
-               for sub, kind, *_rest in row_list.item):
-            continue  # a wholly blank row
+        if _blank(row_list, entry, data, indices):
+            continue  # a wholly blank row (`fields.is_blank`)
         at = join(path, len(items))
         paths[at] = entry
         value: dict | object = {}
@@ -574,7 +732,12 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
             name = f"{entry}-{sub}" if sub else entry
             if sub:
                 paths[join(at, sub)] = name
-            got, message = read(Leaf(kind, lo, hi, "", (), (), (), False), texts[sub])
+            if kind == "rows":  # a list inside the row (a city's tiles): rebuilt alike
+                got = rebuild(row_list.inner[sub], name, data, paths, messages, names, join(at, sub), indices)
+                if got is not OMIT:
+                    value[sub] = got
+                continue
+            got, message = read(row_list.sub_leaf(sub, kind, lo, hi), data.get(name, ""), names)
             if message:
                 messages[name] = message
             if not sub:
@@ -583,6 +746,8 @@ def rebuild(row_list: RowList, list_name: str, data: dict[str, str], paths: dict
                 value[sub] = got
         if value is OMIT or value == {}:
             continue  # a row holding only a typing error: its message is beside it
+        if row_list.unset:  # a player not chosen yet: left out, the row kept (`convert._convert`)
+            value = {k: v for k, v in value.items() if not (v is None and k in row_list.unset)}
         items.append(value)
     return items if items else OMIT
 
@@ -592,18 +757,65 @@ def row_values(row_list: RowList, list_name: str, items) -> tuple[dict, dict]:
     values, shown = {}, {}
     blank = None if row_list.item[0][0] == "" else {}
     for k, item in enumerate(items if items is not OMIT else (blank,)):  # an empty list shows one row
-        for sub, kind, *_bounds in row_list.item:
+        for sub, kind, lo, hi in row_list.item:
             name = f"{list_name}-{k}-{sub}" if sub else f"{list_name}-{k}"
             value = item.get(sub) if sub and item is not None else item
-            values[name], shown[name] = _texts(Leaf(kind, 0, 0, "", (), (), (), False), value)
+            if kind == "rows":
+                more, read_as = row_values(row_list.inner[sub], name, value if value else OMIT)
+                values.update(more)
+                shown.update(read_as)
+                continue
+            values[name], shown[name] = _texts(row_list.sub_leaf(sub, kind, lo, hi), value)
     return values, shown
+
+
+def row_paths(row_list: RowList, list_name: str, path: str, items, paths: dict) -> None:
+    """The contract paths of a list's stored rows (their fields', their lists' rows') as the form
+    of the stored document records them."""
+    for k, item in enumerate(items if items is not OMIT else ()):  # renumbered from 0
+        at, entry = join(path, k), f"{list_name}-{k}"
+        paths[at] = entry
+        for sub, kind, *_rest in row_list.item:
+            if sub:
+                paths[join(at, sub)] = f"{entry}-{sub}"
+            if kind == "rows":
+                inner = item.get(sub) if isinstance(item, dict) else None
+                row_paths(row_list.inner[sub], f"{entry}-{sub}", join(at, sub), inner or OMIT, paths)
+
+
+def row_limits(row_list: RowList, list_name: str, items) -> dict[str, int]:
+    """The most rows of each list inside a list's rows as the form shows them (`Stored.limits`)."""
+    out: dict[str, int] = {}
+    if not row_list.inner:
+        return out
+    for k, item in enumerate(items if items is not OMIT else ({},)):
+        for sub, inner in row_list.inner.items():
+            name = f"{list_name}-{k}-{sub}"
+            out[name] = inner.max_entries
+            value = item.get(sub) if isinstance(item, dict) else None
+            out.update(row_limits(inner, name, value if value else OMIT))
+    return out
+
+
+def _row_added(row_list: RowList, rest: str) -> bool:
+    """Whether `rest` (what follows a row's name) names a row of a list inside it ("tiles-2")."""
+    sub, _sep, tail = rest.partition("-")
+    inner = row_list.inner.get(sub)
+    if inner is None:
+        return False
+    index, _sep, more = tail.partition("-")
+    if not (index.isascii() and index.isdigit() and str(int(index)) == index):
+        return False
+    if int(index) >= inner.max_entries:
+        return False
+    return not more or _row_added(inner, more)
 
 
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
-    form built, or None when it touches a field only the form can read (a name, a choice, a list
-    inside a row, a field its game does not lay itself). Only the autosave goes this way: the no-JS
-    post stays with WTForms, the reference."""
+    form built, or None when it touches a field only the form can read (a player's own name, a
+    choice outside a row, the card points, a field its game does not lay itself). Only the autosave
+    goes this way: the no-JS post stays with WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
@@ -640,8 +852,8 @@ def lay_save(steps, document: dict, save, view):
             return None
     for prefix in save.added:
         found = _row_of(prefix, rows)
-        if found is None or found[2]:
-            return None
+        if found is None or (found[2] and not _row_added(rows[found[0]], found[2])):
+            return None  # a row added inside a list the form reads
         touched.add(found[0])
     if not eligible(sc, view, spec, leaves):
         return None
@@ -654,7 +866,7 @@ def lay_save(steps, document: dict, save, view):
     written, messages = {}, {}
     for name in spec:  # the page's order: the messages come out as the form gives them
         if name in save.changes:
-            value, message = read(spec[name], save.changes[name][1])
+            value, message = read(spec[name], save.changes[name][1], names)
             written[name] = value
             if message:
                 messages[name] = message
@@ -679,7 +891,7 @@ def lay_save(steps, document: dict, save, view):
             inside = row_list.leaf.path + "["
             for key in [k for k in paths if k.startswith(inside)]:
                 del paths[key]
-            written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages)
+            written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages, names)
             full[list_name] = row_list.leaf
     laid_doc = _with_players(lay_on(view.document, written, full), seats)
     checked = check(sc, laid_doc, messages, paths)

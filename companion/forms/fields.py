@@ -170,8 +170,14 @@ class Flag(_Extras, BooleanField):
 
 
 class Choice(_Extras, RadioField):
-    def __init__(self, label=None, hint="", choices=(), **kwargs):
+    """One of a few values. `numeric`: the document holds the chosen value as a whole number
+    (Rebirth's round towers, 13 or 3), see `document_value`."""
+
+    def __init__(self, label=None, hint="", choices=(), numeric: bool = False, **kwargs):
         kwargs = self._extras(hint, **kwargs)
+        self.numeric = numeric
+        # the (value, label) pairs as written (labels: French message ids), None when made per reader
+        self.offered = None if callable(choices) else tuple((v, text) for v, text in choices)
         if callable(choices):  # labels made in the reader's language (« Ville 2 cases »)
             choices = choices()
         super().__init__(_t(label), choices=options([(v, _t(text)) for v, text in choices]),
@@ -184,8 +190,21 @@ class Choice(_Extras, RadioField):
             raise StopValidation(_("choix inconnu"))
 
 
+def document_value(text: str, numeric: bool):
+    """A chosen value (its posted text, stripped) as the document holds it: a numeric choice's
+    ASCII digits as their number ("¹" is a digit to isdigit() and not to int()); anything else
+    stays as typed, for the field's message and the engine's."""
+    if numeric and text.isascii() and text.isdigit():
+        return int(text)
+    return text
+
+
 class Name(_Extras, SelectField):
-    """One of the game's players, or nobody (null). Choices are filled in by `EndState`."""
+    """One of the game's players, or nobody (null). Choices are filled in by `EndState`.
+    `nobody` False (a class saying so): blank is not an answer but a player not chosen yet, left
+    out of its group in the document (once the group is kept), so the engine says it is required."""
+
+    nobody = True
 
     def __init__(self, label=None, hint="", **kwargs):
         kwargs = self._extras(hint, **kwargs)

@@ -4,10 +4,14 @@ Field names are the contract keys (docs/contract.md, Rebirth); bounds come from 
 (`companion/games/rebirth.py`) so the form and the engine never disagree. The hints quote the rules
 (docs/rules/rebirth.fr.md) and say what to count in a few words.
 
-Two things do not map one to one, and the hooks translate them:
+Three things do not map one to one, and the fields say so themselves (read alike by the form and
+the autosave's engine path, `companion/forms/direct.py`; no hook of this module translates them):
 
 - **Round towers** (Irlande): the contract's `towers` is a list of 13s and 3s; each row of the form
-  is a "13 points / 3 points" choice, so the values arrive as text and are turned into numbers.
+  is a "13 points / 3 points" choice whose value arrives as text: a `numeric` choice, which the
+  document holds as its number (`fields.document_value`).
+- **A tile's player** (`Owner`): blank is not "nobody" but a player not chosen yet, left out of the
+  tile (`nobody = False`), so the engine says it is required.
 - **The privatised mission** (Irlande): the contract allows at most one, so the form shows one row
   (a `Rows` of one entry) and no way to add a second.
 
@@ -84,7 +88,7 @@ def player_form(variant: str) -> type[Form]:
                                      "sinon le petit ; doublée par votre multiplicateur (une seule)"),
                                    max_entries=engine.PUBLIC_MAX, item_label=N_("Mission publique"),
                                    add_label=N_("Ajouter une mission publique"))
-            towers = Rows(Choice(N_("Tour ronde"), choices=TOWERS), N_("Tours rondes à points"),
+            towers = Rows(Choice(N_("Tour ronde"), choices=TOWERS, numeric=True), N_("Tours rondes à points"),
                           N_("chaque tour « Marquer 13 points » ou « Marquer 3 points » activée"),
                           max_entries=TOWERS_MAX, item_label=N_("Tour ronde"),
                           add_label=N_("Ajouter une tour"))
@@ -118,7 +122,10 @@ def player_form(variant: str) -> type[Form]:
 
 
 class Owner(Name):
-    """A tile's player: "nobody" is not an answer here, the blank option only asks to choose."""
+    """A tile's player: "nobody" is not an answer here, the blank option only asks to choose (a tile
+    whose player was not chosen leaves `player` out: the engine then says it is required)."""
+
+    nobody = False
 
     @property
     def choices(self):
@@ -175,22 +182,7 @@ def table_form(variant: str) -> type[Form]:
     return Table
 
 
-def to_document(document: dict, form, paths: dict[str, str]) -> None:
-    """Round towers arrive as the text of the choice: the contract wants numbers. A tile whose
-    player was not chosen leaves `player` out (the engine then says it is required)."""
-    for city in document.get("cities", []):
-        for tile in city.get("tiles", []) if isinstance(city, dict) else ():
-            if isinstance(tile, dict) and tile.get("player", "") is None:
-                del tile["player"]
-    for player in document.get("players", []):
-        towers = player.get("towers")
-        if isinstance(towers, list):
-            # "¹" is a digit to isdigit() and not to int(): ASCII digits only, the rest the engine refuses
-            player["towers"] = [int(v) if isinstance(v, str) and v.isascii() and v.isdigit() else v
-                                for v in towers]
-
-
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
 from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
 
-ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_document=to_document)
+ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form)
