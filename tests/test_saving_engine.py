@@ -126,6 +126,35 @@ def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
         [f"buildings-{k}"]
 
 
+def _card_edit(rng: random.Random, view) -> dict[str, str]:
+    """A card in play edited, as the page sends it: its points (now and then out of bounds or not a
+    number), or its name, its id cleared as the page clears it (board.js: the id follows the name):
+    the same card written otherwise (its id stays), no name, no letter, another card's name (a card
+    twice), or a new card's (a new id)."""
+    rows = sorted(int(m.group(1)) for n, v in view.values.items()
+                  if (m := re.fullmatch(r"buildings-(\d+)-name", n)) and v)
+    if not rows:
+        return {}
+    k = rng.choice(rows)
+    name = view.values[f"buildings-{k}-name"]
+    if rng.random() < 0.5:
+        return {f"buildings-{k}-points": _value(rng, view.values[f"buildings-{k}-points"])}
+    others = [view.values[f"buildings-{r}-name"] for r in rows if r != k]
+    roll = rng.random()
+    if roll < 0.45:
+        new = rng.choice([name.upper(), name.lower(), f"  {name} ", name.replace("e", "é")])
+    elif roll < 0.55:
+        new = rng.choice(["", "!!!"])
+    elif roll < 0.75 and others:
+        new = rng.choice(others)
+    else:
+        new = rng.choice(CARD_NAMES)
+    out = {f"buildings-{k}-name": new}
+    if rng.random() < 0.85:
+        out[f"buildings-{k}-id"] = ""
+    return out
+
+
 def _value(rng: random.Random, now: str) -> str:
     roll = rng.random()
     if roll < 0.5:
@@ -239,6 +268,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     choice_saves = holder_saves = city_saves = tile_players = 0
+    cards_direct, cards_form = [], 0  # Reterra's card saves: without a form (their answers), with one
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -272,6 +302,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                     texts, more = _card_change(rng, view)
                     changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
                     added = added + more
+                elif game == "reterra" and rng.random() < 0.3:  # a card's points or name edited
+                    changes |= {n: (based.get(n, ""), text) for n, text in _card_edit(rng, view).items()}
                 if game == "reterra" and rng.random() < 0.04:  # a player draws, or counts again (the form's)
                     seat = rng.randrange(len(NAMES))
                     mode = "counts" if view.values.get(f"players-{seat}-mode") == "grid" else "grid"
@@ -298,6 +330,11 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 drawn_saves += isinstance(a.form, forms.Lazy) and any("-grid-" in n for n in save.changes)
                 moved_saves += isinstance(a.form, forms.Lazy) and any(a.moved.get(n) for n in save.keys)
                 dropped_saves += isinstance(a.form, forms.Lazy) and bool(a.dropped)
+                if any(n.startswith("buildings-") for n in save.changes):
+                    if isinstance(a.form, forms.Lazy):
+                        cards_direct.append((a.kind, bool(a.checked.errors)))
+                    else:
+                        cards_form += 1
                 if isinstance(a.form, forms.Lazy):  # the engine path
                     kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
                     choice_saves += "choice" in kinds
@@ -355,6 +392,12 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert moved_saves > 0, moved_saves  # a count gone with its card to another row
         assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
         assert drawn_saves > 20, drawn_saves  # a drawn player's rows and squares: no form
+        # a card's points or name edited, its id staying: saved, refused (bounds, no name, a card
+        # twice) and in conflict without a form; the others (a card added, removed, renamed to a
+        # new id) with the form
+        assert len(cards_direct) > 20, (cards_direct, cards_form)
+        assert {kind for kind, _errors in cards_direct} == {"saved", "invalid", "conflict"}, cards_direct
+        assert cards_form > 10, cards_form
     if game == "rebirth":
         assert holder_saves > 20, holder_saves  # castle holders named, blanked, refused: no form
         assert city_saves > 20, city_saves  # cities and their tiles, added, changed, blanked: no form
@@ -485,3 +528,38 @@ def test_cities_added_on_two_phones_are_both_kept_without_a_form(app):
         assert view.values["cities-1-tiles-0-player"] == "Inès"
         assert view.values["cities-1-tiles-1-player"] == ""
         assert view.limits["cities-1-tiles"] == 3
+
+
+def test_reterra_card_points_and_name_are_saved_and_refused_without_a_form(app):
+    """A card in play: its points changed, its name written otherwise (its id staying), both
+    without a form, as the form stores and refuses them (bounds, not a number), the stored values
+    after the save as the form shows them; a name making a new id goes the form's way."""
+    sc = forms.screens("reterra")
+    with app.test_request_context():
+        record = SimpleNamespace(document=_start("reterra", "base"), version=1, status="draft")
+
+        def save(changes):
+            nonlocal record
+            a, b = _both(sc, record, wire.Save(changes, [], {}, record.version))
+            assert _answer(a) == _answer(b)
+            record = a.record
+            return a
+
+        out = save({"buildings-1-points": ("3", "7")})
+        assert out.kind == "saved" and isinstance(out.form, forms.Lazy) and out.form._form is None
+        assert record.document["buildings"][1] == {"id": "forge", "name": "Forge", "points": 7}
+        out = save({"buildings-1-name": ("Forge", " FORGE "), "buildings-1-id": ("forge", "")})
+        assert out.kind == "saved" and out.form._form is None
+        assert record.document["buildings"][1] == {"id": "forge", "name": "FORGE", "points": 7}
+        assert out.stored["buildings-1-name"] == "FORGE" and out.stored["buildings-1-id"] == "forge"
+        out = save({"buildings-2-points": ("3", "25")})
+        assert out.kind == "invalid" and isinstance(out.form, forms.Lazy)
+        assert out.checked.errors["buildings-2-points"][0] == "doit être entre 0 et 20"
+        assert record.version == 3  # nothing stored
+        out = save({"buildings-2-points": ("3", "x")})
+        assert out.kind == "invalid" and out.form._form is None
+        assert out.checked.errors["buildings-2-points"][0] == "doit être un nombre entier"
+        out = save({"buildings-0-name": ("Terrain de sport", "Serre"),
+                    "buildings-0-id": ("terrain-de-sport", "")})
+        assert out.kind == "saved" and not isinstance(out.form, forms.Lazy)  # a new id: the form's way
+        assert record.document["buildings"][0]["id"] == "serre"

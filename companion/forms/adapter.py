@@ -27,6 +27,27 @@ Changes = dict[str, tuple[str, str]]
 PlayerHook = Callable[[object, Collection[str], Mapping[str, str], Callable], tuple | None]
 
 
+@dataclass(frozen=True)
+class RowsLaid:
+    """What a game's `direct_rows` lays: the document with its rows (and what follows them, every
+    player's counts by card), the messages by field, the contract paths the save's messages are
+    placed by (its rows at their posted index), and the stored view after it as the form of the
+    new document shows it: texts by field (posted and read alike), fields no longer shown, paths."""
+
+    document: dict
+    messages: Mapping[str, str]
+    paths: Mapping[str, str]
+    texts: Mapping[str, str]
+    gone: Collection[str]
+    after_paths: Mapping[str, str]
+
+
+# (the stored view, the table fields changed, the rows added, every value after the merge, the
+# document laid so far, its contract paths, read(lo, hi, text) as a `Count` reads it)
+RowsHook = Callable[[object, Changes, Sequence[str], Mapping[str, str], dict, Mapping[str, str], Callable],
+                    RowsLaid | None]
+
+
 def _no_table(variant: str) -> None:
     return None
 
@@ -66,6 +87,10 @@ class Adapter:
     # fields, values after the merge, read) -> (seat -> player object, messages, texts) or None (the
     # form's way).
     direct_player: PlayerHook | None = None
+    # A table list whose rows the game lays itself, after the merge (Reterra's building cards: a
+    # card's id comes from its name, and every player's counts are keyed by it): a `RowsHook`, the
+    # rows changed and added and what follows them as the form writes them, or None (the form's way).
+    direct_rows: RowsHook | None = None
     # A posted form's fields -> the key of the row they were typed for (Reterra's counts by card).
     row_keys: Callable[[Form], dict[str, str]] | None = None
     # The merge's rules (`companion.saving.merge.Rules`): a field outside a row that follows it by

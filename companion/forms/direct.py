@@ -288,6 +288,7 @@ class Laid:
     dropped: dict
     rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
     texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
+    relaid: object = None  # a game's rows it laid itself (`direct_rows`, an `adapter.RowsLaid`)
 
     def after(self, sc, document: dict):
         """The `Stored` view of the document just written, made from the one before (no form) and
@@ -328,6 +329,8 @@ class Laid:
                 values[name] = shown[name] = text
         for name, text in self.texts.items():
             values[name] = shown[name] = text
+        if self.relaid is not None:  # a game's own rows: as the form of the new document shows them
+            paths = _after_rows(self.relaid, values, shown)
         paths = paths if paths is view.paths else MappingProxyType(paths)
         made = Stored(MappingProxyType(values), MappingProxyType(shown), limits, document, paths,
                       view.blanks)
@@ -845,12 +848,17 @@ def lay_save(steps, document: dict, save, view):
     others = {n: pair for n, pair in others.items() if n not in players}
     if players and sc.adapter.direct_player is None:
         return None
+    listed, own_added = _own_rows(sc, others, save.added, rows)
+    if listed is not None:  # a game's list whose rows it lays itself (`direct_rows`), after the merge
+        others = {}
     if others:
         hook = sc.adapter.direct_table
         table = hook(others, view.values, lambda field, text: read(spec[field], text)) if hook else None
         if table is None:
             return None
     for prefix in save.added:
+        if prefix in own_added:
+            continue
         found = _row_of(prefix, rows)
         if found is None or (found[2] and not _row_added(rows[found[0]], found[2])):
             return None  # a row added inside a list the form reads
@@ -894,13 +902,20 @@ def lay_save(steps, document: dict, save, view):
             written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages, names)
             full[list_name] = row_list.leaf
     laid_doc = _with_players(lay_on(view.document, written, full), seats)
+    relaid = None
+    if listed is not None:
+        relaid = _lay_rows(sc, document, view, listed, own_added, laid.data, laid_doc, paths)
+        if relaid is None:
+            return None
+        laid_doc, paths = relaid.document, relaid.paths
+        messages.update(relaid.messages)
     checked = check(sc, laid_doc, messages, paths)
     form = Lazy(lambda: steps.merge(document, save.changes, view, save.added, save.keys).form)
     # the stored values after it are made from these only when the stored document is the one its
     # form writes (not so before a game's first save: fixed lists not written yet)
     base = view if view.document == document else None
     return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
-                laid.dropped, {t: rows[t] for t in touched}, texts)
+                laid.dropped, {t: rows[t] for t in touched}, texts, relaid)
 
 
 # --------------------------------------------------------------------------- a game's player fields
@@ -933,3 +948,41 @@ def _with_players(document: dict, seats: dict) -> dict:
     for seat, player in seats.items():
         players[seat] = player
     return {**document, "players": players}
+
+
+# --------------------------------------------------------------------------- a game's own rows
+#
+# A list whose rows only the form reads (Reterra's building cards: a hidden id, a free name, the id
+# made from the name, every player's counts keyed by it) may still be laid by its game, after the
+# merge (`Adapter.direct_rows`): the game reads the rows as the form reads them, writes them and
+# what follows them as its `to_document` does, and says the stored view after it.
+
+
+def _own_rows(sc, others: dict, added, rows) -> tuple[dict | None, list[str]]:
+    """The table fields and the rows added a game lays itself (`direct_rows`), (None, []) when it
+    lays none: every field that is not a direct one, every row added outside the lists of rows."""
+    if sc.adapter.direct_rows is None:
+        return None, []
+    own_added = [prefix for prefix in added if _row_of(prefix, rows) is None]
+    if not others and not own_added:
+        return None, []
+    return dict(others), own_added
+
+
+def _lay_rows(sc, document: dict, view, changes: dict, added: list[str], data: dict, laid_doc: dict,
+              paths):
+    """The game's `direct_rows` on the document laid so far, or None (the form's way): a game never
+    saved yet (the stored document is not as its form writes it) is the form's."""
+    if view.document != document:
+        return None
+    return sc.adapter.direct_rows(view, changes, tuple(added), data, laid_doc, paths, _read_count)
+
+
+def _after_rows(relaid, values: dict, shown: dict):
+    """The stored values after a game laid its rows (`RowsLaid`), in place; its paths."""
+    for name in relaid.gone:
+        values.pop(name, None)
+        shown.pop(name, None)
+    for name, text in relaid.texts.items():
+        values[name] = shown[name] = text
+    return dict(relaid.after_paths)

@@ -681,12 +681,180 @@ def _built(view, seat: int, player: dict, data, read, messages: dict, texts: dic
     return built
 
 
+# --------------------------------------------------------------------------- the cards without the form
+
+_ROW_FIELD = re.compile(r"buildings-(0|[1-9]\d?)-(id|name|points)")
+_ROW = re.compile(r"buildings-(0|[1-9]\d?)")
+
+
+def direct_rows(view, changes, added, data, document, paths, read):
+    """The building cards changed or added, laid on the document without the form
+    (`forms.direct.lay_save`): each row read as the form reads it from every value after the merge
+    (`data`: `Card` and `Cards`, same messages: bounds, a card with no name, a card twice), the
+    cards written as `to_document` writes them (ids from names), and every player's counts by card
+    as the merge settled them (`settle`: a count goes with its card). `document`: the document laid
+    so far (a player `direct_player` laid included), `paths` its contract paths; `read(lo, hi,
+    text)` reads a number as a `Count` does. Returns an `adapter.RowsLaid`, or None when a change is
+    not a card's, or the cards are ones the form reads otherwise (a row holding only a typing error;
+    rows posted out of order)."""
+    from .adapter import RowsLaid
+    from .direct import OMIT
+
+    for name in changes:
+        match = _ROW_FIELD.fullmatch(name)
+        if match is None or int(match.group(1)) >= CARDS_MAX:
+            return None
+    for prefix in added:
+        match = _ROW.fullmatch(prefix)
+        if match is None or int(match.group(1)) >= CARDS_MAX:
+            return None
+    indices = set()
+    for name in data:
+        if name.startswith("buildings"):
+            match = _ROW_FIELD.fullmatch(name)
+            if match is None:
+                return None
+            indices.add(int(match.group(1)))
+    if indices != set(range(len(indices))) or not indices:
+        return None  # rows the form would number otherwise
+    stored = view.document.get("buildings") or []
+    if not all(isinstance(card, dict) and isinstance(card.get("id"), str) for card in stored):
+        return None
+    players = document.get("players") or []
+    if any(not _PLAYER_KEYS.issuperset(player) for player in players):
+        return None
+    if not _in_scope(changes, added, data, stored):
+        return None
+    messages: dict[str, str] = {}
+    rows = []  # (row index, card id as `Card.card_id` says it, the card as `collect` writes it)
+    seen: dict[str, int] = {}
+    for k in range(len(indices)):
+        at = f"buildings-{k}-"
+        card_id_text, name_text = data.get(at + "id"), data.get(at + "name")
+        points_text = data.get(at + "points") or ""
+        points, message = read(0, engine.CARD_POINTS_MAX, points_text)
+        if message:
+            messages[at + "points"] = message
+        blank = not (card_id_text or "").strip() and not (name_text or "").strip() and not points_text.strip()
+        card_id = (card_id_text or "").strip() or slug(name_text or "")
+        if card_id_text or name_text or points is not OMIT:  # `Card.validate`
+            if not (name_text or "").strip() and not (card_id_text or "").strip():
+                messages[at + "name"] = N_("donnez le nom de la carte")
+            elif not card_id:
+                messages[at + "name"] = N_("le nom doit contenir au moins une lettre ou un chiffre")
+        if blank:
+            continue
+        if card_id and card_id in seen:  # `Cards.validate`
+            messages[at + "name"] = _("cette carte est déjà la ligne {v1}", v1=seen[card_id] + 1)
+        elif card_id:
+            seen[card_id] = k
+        card = {}
+        if (card_id_text or "").strip():
+            card["id"] = card_id_text.strip()
+        if (name_text or "").strip():
+            card["name"] = name_text.strip()
+        if points is not OMIT:
+            card["points"] = points
+        if not card:
+            return None  # a row holding only a typing error: `to_document` pairs its rows otherwise
+        rows.append((k, card_id, card))
+    cards, ids, written = [], [], set()
+    check_paths = {p: n for p, n in paths.items() if not _CARD_PATH.match(p)}
+    for n, (k, card_id, card) in enumerate(rows):  # `to_document`
+        if not card_id or card_id in written:
+            card_id = f"{card_id or 'carte'}-{k + 1}"
+        written.add(card_id)
+        ids.append((k, card_id))
+        cards.append({"id": card_id, **{key: value for key, value in card.items() if key != "id"}})
+        at = f"buildings-{k}"
+        check_paths.update({f"buildings[{n}]": at, f"buildings[{n}].id": f"{at}-name",
+                            f"buildings[{n}].name": f"{at}-name", f"buildings[{n}].points": f"{at}-points"})
+    laid_players = []
+    for i, player in enumerate(players):
+        built = {}
+        for k, card_id in ids:
+            name = f"players-{i}-built-{k}"
+            value, _message = read(0, engine.BUILDING_MAX, data.get(name, ""))
+            if value is not OMIT and value:
+                built[card_id] = value
+            check_paths[f"players[{i}].buildings.{card_id}"] = name
+        laid_players.append(_with_built(player, built))
+    laid = {key: value for key, value in document.items() if key not in ("players", "buildings")}
+    if cards:
+        laid["buildings"] = cards
+    laid["players"] = laid_players
+    laid = _in_order(laid)
+    texts, gone, after_paths = _after(view, laid)
+    return RowsLaid(laid, messages, check_paths, texts, gone, after_paths)
+
+
+_CARD_PATH = re.compile(r"buildings\[|players\[\d+\]\.buildings\.")
+
+
+def _in_scope(changes, added, data, stored) -> bool:
+    """The card saves laid without the form so far: a card's points or name changed on a row in
+    play, its id staying (a name whose id is the card's, or the id kept)."""
+    if added:
+        return False
+    for name in changes:
+        k, sub = _ROW_FIELD.fullmatch(name).groups()
+        k = int(k)
+        if k >= len(stored) or sub == "id" and data.get(name, "") not in ("", stored[k]["id"]):
+            return False
+        at = f"buildings-{k}-"
+        if ((data.get(at + "id") or "").strip() or slug(data.get(at + "name") or "")) != stored[k]["id"]:
+            return False
+    return True
+
+
+def _with_built(player: dict, built: dict) -> dict:
+    """A player with their buildings by card, where `to_document` writes them (before the drawing)."""
+    out = {key: value for key, value in player.items() if key not in ("buildings", "grid")}
+    if built:
+        out["buildings"] = built
+    if "grid" in player:
+        out["grid"] = player["grid"]
+    return out
+
+
+def _in_order(laid: dict) -> dict:
+    """The document's keys in the order the form writes them (the table's fields, then players)."""
+    order = ("game", "variant", "buildings", "players")
+    return {key: laid[key] for key in sorted(laid, key=lambda k: order.index(k) if k in order else 9)}
+
+
+def _after(view, document: dict) -> tuple[dict, set, dict]:
+    """The stored view of the new document as its form shows it: the card rows' and every player's
+    counts' texts, the card rows no longer shown, its paths (`to_form`, `to_document`)."""
+    cards = document.get("buildings") or []
+    texts = {}
+    for n, card in enumerate(cards or [{}]):  # an empty list shows one blank row
+        points = card.get("points")
+        texts |= {f"buildings-{n}-id": card.get("id", ""), f"buildings-{n}-name": card.get("name", ""),
+                  f"buildings-{n}-points": str(points) if type(points) is int else ""}
+    gone = {name for name in view.values if _ROW_FIELD.fullmatch(name) and name not in texts}
+    paths = {p: n for p, n in view.paths.items() if not _CARD_PATH.match(p)}
+    for n in range(len(cards)):
+        at = f"buildings-{n}"
+        paths.update({f"buildings[{n}]": at, f"buildings[{n}].id": f"{at}-name",
+                      f"buildings[{n}].name": f"{at}-name", f"buildings[{n}].points": f"{at}-points"})
+    for i, player in enumerate(document["players"]):
+        built = player.get("buildings") or {}
+        for k in range(CARDS_MAX):
+            card_id = cards[k]["id"] if k < len(cards) else None
+            value = built.get(card_id) if card_id is not None else None
+            texts[f"players-{i}-built-{k}"] = str(value) if type(value) is int else ""
+            if card_id is not None:
+                paths[f"players[{i}].buildings.{card_id}"] = f"players-{i}-built-{k}"
+    return texts, gone, paths
+
+
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
 from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the end of the file
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
                   row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle,
-                  direct_player=direct_player,
+                  direct_player=direct_player, direct_rows=direct_rows,
                   # its page reads values itself (a card's name labels its counts): never from a skeleton
                   page_skeleton=False)
