@@ -269,6 +269,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     choice_saves = holder_saves = city_saves = tile_players = 0
     cards_direct, cards_form = [], 0  # Reterra's card saves: without a form (their answers), with one
+    cards_added = removed_form = 0  # cards added after the last one without a form; cards removed
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -298,7 +299,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if game == "reterra":
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
                                 for n in picked if "-grid-" in n}
-                if game == "reterra" and rng.random() < 0.15:  # a card removed or added (the form's way)
+                if game == "reterra" and rng.random() < 0.15:  # a card removed (the form's way) or added
                     texts, more = _card_change(rng, view)
                     changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
                     added = added + more
@@ -333,8 +334,11 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 if any(n.startswith("buildings-") for n in save.changes):
                     if isinstance(a.form, forms.Lazy):
                         cards_direct.append((a.kind, bool(a.checked.errors)))
+                        cards_added += any(p.startswith("buildings-") for p in save.added)
                     else:
                         cards_form += 1
+                        removed_form += any(n.endswith("-name") and not save.changes[n][1]
+                                            for n in save.changes if n.startswith("buildings-"))
                 if isinstance(a.form, forms.Lazy):  # the engine path
                     kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
                     choice_saves += "choice" in kinds
@@ -392,12 +396,14 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert moved_saves > 0, moved_saves  # a count gone with its card to another row
         assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
         assert drawn_saves > 20, drawn_saves  # a drawn player's rows and squares: no form
-        # a card's points or name edited, its id staying: saved, refused (bounds, no name, a card
-        # twice) and in conflict without a form; the others (a card added, removed, renamed to a
-        # new id) with the form
+        # a card's points or name edited, its id staying, a card added after the last one: saved,
+        # refused (bounds, no name, a card twice) and in conflict without a form; the others (a
+        # card removed, renamed to a new id) with the form
         assert len(cards_direct) > 20, (cards_direct, cards_form)
         assert {kind for kind, _errors in cards_direct} == {"saved", "invalid", "conflict"}, cards_direct
+        assert cards_added > 10, cards_added
         assert cards_form > 10, cards_form
+        assert removed_form > 5, removed_form
     if game == "rebirth":
         assert holder_saves > 20, holder_saves  # castle holders named, blanked, refused: no form
         assert city_saves > 20, city_saves  # cities and their tiles, added, changed, blanked: no form
@@ -563,3 +569,37 @@ def test_reterra_card_points_and_name_are_saved_and_refused_without_a_form(app):
                     "buildings-0-id": ("terrain-de-sport", "")})
         assert out.kind == "saved" and not isinstance(out.form, forms.Lazy)  # a new id: the form's way
         assert record.document["buildings"][0]["id"] == "serre"
+
+
+def test_reterra_card_added_with_its_counts_without_a_form(app):
+    """A card added after the last one, with the counts its players built typed in the same save:
+    the card is written with its id, each count under it, without a form, as the form does; a new
+    row with points and no name, or naming a card in play, is refused beside its name in the
+    form's words."""
+    sc = forms.screens("reterra")
+    with app.test_request_context():
+        record = SimpleNamespace(document=_start("reterra", "base"), version=1, status="draft")
+
+        def save(changes, added, keys=None):
+            nonlocal record
+            a, b = _both(sc, record, wire.Save(changes, added, keys or {}, record.version))
+            assert _answer(a) == _answer(b)
+            assert isinstance(a.form, forms.Lazy) and a.form._form is None
+            record = a.record
+            return a
+
+        out = save({"buildings-3-name": ("", "Serre"), "buildings-3-points": ("", "4"),
+                    "players-0-built-3": ("", "2"), "players-2-built-3": ("", "1")}, ["buildings-3"],
+                   {"players-0-built-3": "Serre", "players-2-built-3": "Serre"})
+        assert out.kind == "saved"
+        assert record.document["buildings"][3] == {"id": "serre", "name": "Serre", "points": 4}
+        assert record.document["players"][0]["buildings"] == {"serre": 2}
+        assert record.document["players"][2]["buildings"] == {"serre": 1}
+        assert out.stored["players-0-built-3"] == "2" and out.stored["buildings-3-id"] == "serre"
+        out = save({"buildings-4-points": ("", "5")}, ["buildings-4"])
+        assert out.kind == "invalid"
+        assert out.checked.errors["buildings-4-name"] == ["donnez le nom de la carte"]
+        out = save({"buildings-4-name": ("", "forge"), "buildings-4-points": ("", "5")}, ["buildings-4"])
+        assert out.kind == "invalid"
+        assert out.checked.errors["buildings-4-name"] == ["cette carte est déjà la ligne 2"]
+        assert len(record.document["buildings"]) == 4 and record.version == 2  # nothing more stored

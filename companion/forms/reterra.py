@@ -793,14 +793,20 @@ _CARD_PATH = re.compile(r"buildings\[|players\[\d+\]\.buildings\.")
 
 def _in_scope(changes, added, data, stored) -> bool:
     """The card saves laid without the form so far: a card's points or name changed on a row in
-    play, its id staying (a name whose id is the card's, or the id kept)."""
-    if added:
-        return False
-    for name in changes:
-        k, sub = _ROW_FIELD.fullmatch(name).groups()
-        k = int(k)
-        if k >= len(stored) or sub == "id" and data.get(name, "") not in ("", stored[k]["id"]):
+    play, its id staying (a name whose id is the card's, or the id kept), and cards added after the
+    last one (a row added where another phone's card is now moves, with its counts: the form's)."""
+    new = set()
+    for prefix in added:
+        k = int(_ROW.fullmatch(prefix).group(1))
+        if k < len(stored):
             return False
+        new.add(k)
+    for name in changes:
+        k = int(_ROW_FIELD.fullmatch(name).group(1))
+        if k >= len(stored):
+            if k not in new:
+                return False
+            continue
         at = f"buildings-{k}-"
         if ((data.get(at + "id") or "").strip() or slug(data.get(at + "name") or "")) != stored[k]["id"]:
             return False
