@@ -112,16 +112,24 @@ def _keys(rng: random.Random, changes, based) -> dict[str, str]:
     return keys
 
 
-def _card_change(rng: random.Random, view) -> tuple[dict[str, str], list[str]]:
-    """A card removed (its row blanked: the rows below move up) or added after the last one: the
-    fields and their new texts, and the row added."""
-    rows = sorted(int(m.group(1)) for n, v in view.values.items()
+def _card_change(rng: random.Random, based) -> tuple[dict[str, str], list[str]]:
+    """A card the phone shows (`based`: what it was based on) removed, its row blanked or, as the
+    page does it, the rows below moved up into it (their counts stay with their card), or a card
+    added after the last one it shows (where another phone may have added one meanwhile: both are
+    kept): the fields and their new texts, and the row added."""
+    rows = sorted(int(m.group(1)) for n, v in based.items()
                   if (m := re.fullmatch(r"buildings-(\d+)-name", n)) and v)
     if rows and (len(rows) > 4 or rng.random() < 0.35):
         k = rng.choice(rows)
-        return {f"buildings-{k}-{sub}": "" for sub in ("id", "name", "points")}, []
+        if rng.random() < 0.5:
+            return {f"buildings-{k}-{sub}": "" for sub in ("id", "name", "points")}, []
+        out = {}
+        for r in range(k, max(rows) + 1):  # play/fields.js: the row removed, the others renumbered
+            for sub in ("id", "name", "points"):
+                out[f"buildings-{r}-{sub}"] = based.get(f"buildings-{r + 1}-{sub}", "")
+        return out, []
     k = max(rows, default=-1) + 1
-    names = [n for n in CARD_NAMES if n not in {view.values.get(f"buildings-{r}-name") for r in rows}]
+    names = [n for n in CARD_NAMES if n not in {based.get(f"buildings-{r}-name") for r in rows}]
     return {f"buildings-{k}-name": rng.choice(names), f"buildings-{k}-points": str(rng.randint(0, 9))}, \
         [f"buildings-{k}"]
 
@@ -269,7 +277,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     choice_saves = holder_saves = city_saves = tile_players = 0
     cards_direct, cards_form = [], 0  # Reterra's card saves: without a form (their answers), with one
-    cards_added = removed_form = 0  # cards added after the last one without a form; cards removed
+    cards_added = cards_removed = cards_moved = 0  # without a form: cards added, removed, moved
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -300,7 +308,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
                                 for n in picked if "-grid-" in n}
                 if game == "reterra" and rng.random() < 0.15:  # a card removed (the form's way) or added
-                    texts, more = _card_change(rng, view)
+                    texts, more = _card_change(rng, based)
                     changes |= {n: (based.get(n, ""), text) for n, text in texts.items()}
                     added = added + more
                 elif game == "reterra" and rng.random() < 0.3:  # a card's points or name edited
@@ -335,10 +343,11 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                     if isinstance(a.form, forms.Lazy):
                         cards_direct.append((a.kind, bool(a.checked.errors)))
                         cards_added += any(p.startswith("buildings-") for p in save.added)
+                        cards_removed += any(n.endswith("-name") and not save.changes[n][1]
+                                             for n in save.changes if n.startswith("buildings-"))
+                        cards_moved += any(n.startswith("buildings-") for n in a.moved)
                     else:
                         cards_form += 1
-                        removed_form += any(n.endswith("-name") and not save.changes[n][1]
-                                            for n in save.changes if n.startswith("buildings-"))
                 if isinstance(a.form, forms.Lazy):  # the engine path
                     kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
                     choice_saves += "choice" in kinds
@@ -396,14 +405,16 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert moved_saves > 0, moved_saves  # a count gone with its card to another row
         assert dropped_saves > 0, dropped_saves  # a count for a card removed meanwhile: left out, said
         assert drawn_saves > 20, drawn_saves  # a drawn player's rows and squares: no form
-        # a card's points or name edited, its id staying, a card added after the last one: saved,
-        # refused (bounds, no name, a card twice) and in conflict without a form; the others (a
-        # card removed, renamed to a new id) with the form
-        assert len(cards_direct) > 20, (cards_direct, cards_form)
+        # cards edited (points, a name with its id or a new one), added (where another phone added
+        # one meanwhile too) and removed (the rows below moved up, with their counts): saved,
+        # refused (bounds, no name, a card twice) and in conflict without a form; with a field
+        # only the form reads (a mode, a drawing begun or wiped out), the form's way
+        assert len(cards_direct) > 40, (cards_direct, cards_form)
         assert {kind for kind, _errors in cards_direct} == {"saved", "invalid", "conflict"}, cards_direct
         assert cards_added > 10, cards_added
-        assert cards_form > 10, cards_form
-        assert removed_form > 5, removed_form
+        assert cards_removed > 10, cards_removed
+        assert cards_moved > 0, cards_moved
+        assert cards_form > 5, cards_form
     if game == "rebirth":
         assert holder_saves > 20, holder_saves  # castle holders named, blanked, refused: no form
         assert city_saves > 20, city_saves  # cities and their tiles, added, changed, blanked: no form
@@ -537,9 +548,9 @@ def test_cities_added_on_two_phones_are_both_kept_without_a_form(app):
 
 
 def test_reterra_card_points_and_name_are_saved_and_refused_without_a_form(app):
-    """A card in play: its points changed, its name written otherwise (its id staying), both
-    without a form, as the form stores and refuses them (bounds, not a number), the stored values
-    after the save as the form shows them; a name making a new id goes the form's way."""
+    """A card in play: its points changed, its name written otherwise (its id staying) or renamed
+    (a new id), without a form, as the form stores and refuses them (bounds, not a number), the
+    stored values after the save as the form shows them."""
     sc = forms.screens("reterra")
     with app.test_request_context():
         record = SimpleNamespace(document=_start("reterra", "base"), version=1, status="draft")
@@ -567,8 +578,8 @@ def test_reterra_card_points_and_name_are_saved_and_refused_without_a_form(app):
         assert out.checked.errors["buildings-2-points"][0] == "doit être un nombre entier"
         out = save({"buildings-0-name": ("Terrain de sport", "Serre"),
                     "buildings-0-id": ("terrain-de-sport", "")})
-        assert out.kind == "saved" and not isinstance(out.form, forms.Lazy)  # a new id: the form's way
-        assert record.document["buildings"][0]["id"] == "serre"
+        assert out.kind == "saved" and out.form._form is None  # a new name, a new id
+        assert record.document["buildings"][0] == {"id": "serre", "name": "Serre", "points": 3}
 
 
 def test_reterra_card_added_with_its_counts_without_a_form(app):
@@ -603,3 +614,35 @@ def test_reterra_card_added_with_its_counts_without_a_form(app):
         assert out.kind == "invalid"
         assert out.checked.errors["buildings-4-name"] == ["cette carte est déjà la ligne 2"]
         assert len(record.document["buildings"]) == 4 and record.version == 2  # nothing more stored
+
+
+def test_reterra_card_removed_takes_its_counts_and_the_rows_below_move_up_without_a_form(app):
+    """Forge removed as the page removes it (the rows below move up into its row): Observatoire
+    is now the second card, its counts with it, Forge's counts gone with Forge, without a form,
+    as the form does; the stored values show Observatoire's count on its new row."""
+    sc = forms.screens("reterra")
+    with app.test_request_context():
+        record = SimpleNamespace(document=_start("reterra", "base"), version=1, status="draft")
+
+        def save(changes, keys=None):
+            nonlocal record
+            a, b = _both(sc, record, wire.Save(changes, [], keys or {}, record.version))
+            assert _answer(a) == _answer(b)
+            assert isinstance(a.form, forms.Lazy) and a.form._form is None
+            record = a.record
+            return a
+
+        save({"players-0-built-1": ("", "2"), "players-0-built-2": ("", "3"), "players-3-built-2": ("", "1")},
+             {"players-0-built-1": "Forge", "players-0-built-2": "Observatoire",
+              "players-3-built-2": "Observatoire"})
+        assert record.document["players"][0]["buildings"] == {"forge": 2, "observatoire": 3}
+        out = save({"buildings-1-id": ("forge", "observatoire"),
+                    "buildings-1-name": ("Forge", "Observatoire"), "buildings-2-id": ("observatoire", ""),
+                    "buildings-2-name": ("Observatoire", ""),
+                    "buildings-2-points": ("3", "")})
+        assert out.kind == "saved"
+        assert [card["id"] for card in record.document["buildings"]] == ["terrain-de-sport", "observatoire"]
+        assert record.document["players"][0]["buildings"] == {"observatoire": 3}
+        assert record.document["players"][3]["buildings"] == {"observatoire": 1}
+        assert out.stored["players-0-built-1"] == "3" and out.stored["players-0-built-2"] == ""
+        assert "buildings-2-name" not in out.stored

@@ -24,9 +24,13 @@ player's card line), and the fields of a player form that checks its fields toge
 alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
 messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
 count goes with its card, or is left out with a message when the card was removed meanwhile),
-written under the card's id. A save that touches anything else (a row holding a field of another
-kind, a player's own name, Reterra's mode or cards in play, a drawing begun or wiped out, a field
-whose value another field's display is read from, a list of a game never saved yet) goes through
+written under the card's id. And a game may lay a table list whose rows only its form reads
+with ``direct_rows``, after the merge: Reterra's building cards changed, added or removed (read as
+`Card` and `Cards` read them, ids from names, every player's counts by card as the merge settled
+them), the game saying the stored view after it (`adapter.RowsLaid`). A save that touches anything
+else (a row holding a field of another kind, a player's own name, Reterra's mode, a drawing begun
+or wiped out, a field whose value another field's display is read from, a list of a game never
+saved yet) goes through
 the merged WTForms form, which stays the reference: `tests/test_saving_engine.py` drives both with
 random change sets, every game and variant, and finds the same documents, messages, answers and
 stored values.

@@ -688,11 +688,14 @@ _ROW = re.compile(r"buildings-(0|[1-9]\d?)")
 
 
 def direct_rows(view, changes, added, data, document, paths, read):
-    """The building cards changed or added, laid on the document without the form
+    """The building cards changed (points, name: a new name makes a new id), added (after the last
+    one, or moved on where another phone added one meanwhile, with its counts) or removed (its row
+    blanked, or the rows below moved up into it), laid on the document without the form
     (`forms.direct.lay_save`): each row read as the form reads it from every value after the merge
     (`data`: `Card` and `Cards`, same messages: bounds, a card with no name, a card twice), the
     cards written as `to_document` writes them (ids from names), and every player's counts by card
-    as the merge settled them (`settle`: a count goes with its card). `document`: the document laid
+    as the merge settled them (`settle`: a count goes with its card, a card's counts go when it
+    goes or takes a new id). `document`: the document laid
     so far (a player `direct_player` laid included), `paths` its contract paths; `read(lo, hi,
     text)` reads a number as a `Count` does. Returns an `adapter.RowsLaid`, or None when a change is
     not a card's, or the cards are ones the form reads otherwise (a row holding only a typing error;
@@ -722,8 +725,6 @@ def direct_rows(view, changes, added, data, document, paths, read):
         return None
     players = document.get("players") or []
     if any(not _PLAYER_KEYS.issuperset(player) for player in players):
-        return None
-    if not _in_scope(changes, added, data, stored):
         return None
     messages: dict[str, str] = {}
     rows = []  # (row index, card id as `Card.card_id` says it, the card as `collect` writes it)
@@ -789,28 +790,6 @@ def direct_rows(view, changes, added, data, document, paths, read):
 
 
 _CARD_PATH = re.compile(r"buildings\[|players\[\d+\]\.buildings\.")
-
-
-def _in_scope(changes, added, data, stored) -> bool:
-    """The card saves laid without the form so far: a card's points or name changed on a row in
-    play, its id staying (a name whose id is the card's, or the id kept), and cards added after the
-    last one (a row added where another phone's card is now moves, with its counts: the form's)."""
-    new = set()
-    for prefix in added:
-        k = int(_ROW.fullmatch(prefix).group(1))
-        if k < len(stored):
-            return False
-        new.add(k)
-    for name in changes:
-        k = int(_ROW_FIELD.fullmatch(name).group(1))
-        if k >= len(stored):
-            if k not in new:
-                return False
-            continue
-        at = f"buildings-{k}-"
-        if ((data.get(at + "id") or "").strip() or slug(data.get(at + "name") or "")) != stored[k]["id"]:
-            return False
-    return True
 
 
 def _with_built(player: dict, built: dict) -> dict:
