@@ -695,11 +695,11 @@ def direct_rows(view, changes, added, data, document, paths, read):
     (`data`: `Card` and `Cards`, same messages: bounds, a card with no name, a card twice), the
     cards written as `to_document` writes them (ids from names), and every player's counts by card
     as the merge settled them (`settle`: a count goes with its card, a card's counts go when it
-    goes or takes a new id). `document`: the document laid
-    so far (a player `direct_player` laid included), `paths` its contract paths; `read(lo, hi,
-    text)` reads a number as a `Count` does. Returns an `adapter.RowsLaid`, or None when a change is
-    not a card's, or the cards are ones the form reads otherwise (a row holding only a typing error;
-    rows posted out of order)."""
+    goes or takes a new id). `document`: the document laid so far (a player `direct_player` laid
+    included), `paths` its contract paths; `read(lo, hi, text)` reads a number as a `Count` does.
+    Returns an `adapter.RowsLaid`, or None when a change is not a card's, or the cards are ones the
+    form reads otherwise (a row holding only a typing error, which `to_document` pairs with the
+    next card; rows posted out of order)."""
     from .adapter import RowsLaid
     from .direct import OMIT
 
