@@ -3,7 +3,8 @@ the reference, on the same random change sets (seeded), every game and variant: 
 same saves, one through the service as the autosave runs it, one with WTForms for every save (a
 player's numbers and boxes, rows of numbers and boxes changed, blanked and added, now and then a
 field only the form reads; Reterra's counts and bonus, its building counts sent with the card
-they were typed for while cards are added and removed, and a drawn player's rows and squares); after
+they were typed for while cards are edited, added and removed (those too without a form, unless
+sent with a field only the form reads), and a drawn player's rows and squares); after
 each save both hold the same document, status and version, and answered alike (saved, draft,
 conflict on the same fields with the same values, refused with the same messages beside the same
 fields, the same stored values and totals), in French and in English."""
@@ -53,7 +54,7 @@ def _start(game: str, variant: str) -> dict:
 
 
 # Reterra: a player's fields the engine path reads (`reterra.direct_player`), and the cards in play,
-# added and removed now and then (through the form) so that counts follow their card
+# edited, added and removed now and then (`reterra.direct_rows`) so that counts follow their card
 RETERRA_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
                             r"|built-(\d+)|(grid-.+))")
 DRAWN = json.loads((FIXTURES / "reterra.json").read_text())["players"][1]["grid"]
