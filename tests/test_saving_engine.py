@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion import forms
-from companion.forms import direct
+from companion.forms import direct, revive
 from companion.forms import steps as forms_steps
 from companion.forms.reterra import slug
 from companion.games import i18n
@@ -141,6 +141,24 @@ def _value(rng: random.Random, now: str) -> str:
     return now  # the value already stored
 
 
+def _card_lines(rng: random.Random, view, based: dict) -> dict[str, tuple[str, str]]:
+    """Revive: players' own card lines typed (a number, blank, refused), as a phone showing one card
+    per player sends them: mostly with that mode (a phone that switched to it sends it while the
+    stored card is shared); now and then every player's card made the first player's (the page
+    shows one shared card again)."""
+    lines = sorted(n for n in view.values if revive.NOT_DIRECT.fullmatch(n))
+    out = {}
+    if rng.random() < 0.3:
+        for n in lines:
+            out[n] = (based.get(n, ""), view.values[re.sub(r"^players-\d+-", "players-0-", n)])
+    else:
+        for n in rng.sample(lines, rng.randint(1, 3)):
+            out[n] = (based.get(n, ""), _value(rng, view.values.get(n, "")))
+    if rng.random() < 0.8:
+        out["card_mode"] = (based.get("card_mode", ""), revive.EACH)
+    return out
+
+
 def _choice(rng: random.Random, pick, now: str) -> str:
     """A choice's posted text: mostly one it offers, sometimes blank, one it does not offer, or the
     value stored."""
@@ -239,6 +257,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     choice_saves = holder_saves = city_saves = tile_players = 0
+    line_saves = reshared = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -265,6 +284,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lists = direct._rows(sc.id, variant, len(start["players"]))
                 changes = {n: (based.get(n, ""), _posted(rng, n, lists, holders, view.values.get(n, "")))
                            for n in picked}
+                if game == "revive" and rng.random() < 0.3:  # players' own card lines
+                    changes |= _card_lines(rng, view, based)
                 if game == "reterra":
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
                                 for n in picked if "-grid-" in n}
@@ -298,6 +319,11 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 drawn_saves += isinstance(a.form, forms.Lazy) and any("-grid-" in n for n in save.changes)
                 moved_saves += isinstance(a.form, forms.Lazy) and any(a.moved.get(n) for n in save.keys)
                 dropped_saves += isinstance(a.form, forms.Lazy) and bool(a.dropped)
+                lines = isinstance(a.form, forms.Lazy) and any(revive.NOT_DIRECT.fullmatch(n)
+                                                               for n in save.changes)
+                line_saves += lines
+                reshared += lines and view.values["card_mode"] == revive.EACH and a.kind == "saved" \
+                    and forms.stored(sc, a.record.document).values["card_mode"] == revive.SHARED
                 if isinstance(a.form, forms.Lazy):  # the engine path
                     kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
                     choice_saves += "choice" in kinds
@@ -363,6 +389,9 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert choice_saves > 5, choice_saves  # round towers (rows of choices), refused ones too: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either
+    if game == "revive":
+        assert line_saves > 20, line_saves  # players' own card lines, refused ones too: no form
+        assert reshared > 0, reshared  # every card made equal: one shared card again, no form
 
 
 def _both(sc, record, save):

@@ -288,6 +288,7 @@ class Laid:
     dropped: dict
     rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
     texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
+    redraw: object = None  # what the game reads again from the laid document (`Adapter.direct_view`)
 
     def after(self, sc, document: dict):
         """The `Stored` view of the document just written, made from the one before (no form) and
@@ -298,7 +299,10 @@ class Laid:
         if view is None:  # the document before was not as its form writes it (a game never saved)
             return None
         values, shown = dict(view.values), dict(view.shown)
-        paths = dict(view.paths) if self.rows else view.paths
+        redraw = self.redraw
+        paths = dict(view.paths) if self.rows or (redraw is not None and redraw.paths) else view.paths
+        if redraw is not None and redraw.paths:
+            paths.update(redraw.paths)
         limits = view.limits
         for name, value in self.written.items():
             if name in self.rows:  # a list rebuilt: its rows as the form of the new document shows them
@@ -328,6 +332,8 @@ class Laid:
                 values[name] = shown[name] = text
         for name, text in self.texts.items():
             values[name] = shown[name] = text
+        for name, (text, read_as) in (redraw.texts.items() if redraw is not None else ()):
+            values[name], shown[name] = text, read_as
         paths = paths if paths is view.paths else MappingProxyType(paths)
         made = Stored(MappingProxyType(values), MappingProxyType(shown), limits, document, paths,
                       view.blanks)
@@ -827,7 +833,7 @@ def lay_save(steps, document: dict, save, view):
     spec = leaves_of(sc, view)
     doc = view.document
     rows = _rows(sc.id, doc["variant"], len(doc.get("players", [])))
-    excluded = sc.adapter.not_direct
+    excluded, redrawn = sc.adapter.not_direct, sc.adapter.direct_view
     leaves, touched, others = [], set(), {}
     for name in save.changes:
         if name in spec:
@@ -855,7 +861,12 @@ def lay_save(steps, document: dict, save, view):
         if found is None or (found[2] and not _row_added(rows[found[0]], found[2])):
             return None  # a row added inside a list the form reads
         touched.add(found[0])
-    if not eligible(sc, view, spec, leaves):
+    # fields whose value decides others' (`not_direct`): laid only when the game says the view after
+    # them (`direct_view`), their paths as it checks them
+    guarded = {n for n in leaves if excluded is not None and excluded.fullmatch(n)}
+    if guarded and (redrawn is None or any(n not in view.values for n in guarded)):
+        return None
+    if not eligible(sc, view, spec, [n for n in leaves if n not in guarded]):
         return None
     if touched and (view.document != document
                     or any(view.paths.get(rows[t].leaf.path) != t for t in touched)):
@@ -894,13 +905,20 @@ def lay_save(steps, document: dict, save, view):
             written[list_name] = rebuild(row_list, list_name, laid.data, paths, messages, names)
             full[list_name] = row_list.leaf
     laid_doc = _with_players(lay_on(view.document, written, full), seats)
+    redraw = None
+    if redrawn is not None and (guarded or others):
+        redraw = redrawn(view, tuple(save.changes), laid.data, laid_doc)
+        if redraw is None:
+            return None
+        if redraw.checked:
+            paths = {**paths, **redraw.checked}
     checked = check(sc, laid_doc, messages, paths)
     form = Lazy(lambda: steps.merge(document, save.changes, view, save.added, save.keys).form)
     # the stored values after it are made from these only when the stored document is the one its
     # form writes (not so before a game's first save: fixed lists not written yet)
     base = view if view.document == document else None
     return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
-                laid.dropped, {t: rows[t] for t in touched}, texts)
+                laid.dropped, {t: rows[t] for t in touched}, texts, redraw)
 
 
 # --------------------------------------------------------------------------- a game's player fields

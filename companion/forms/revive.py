@@ -39,8 +39,10 @@ COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
 COLOUR_HINT = N_("comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur "
                  "1 »…")
 SHARED, EACH = "shared", "each"
+CARD_MODES = [(SHARED, N_("Une carte commune à tous")), (EACH, N_("Une carte par joueur"))]
 # A player's card points decide, once stored, whether the page shows one shared card (`to_form`):
-# a save of them is read by the form, never laid on the document alone (companion/forms/direct.py).
+# never laid on the document alone, only with the view they make (`direct_view`), and kept in the
+# skeleton of the stored views (companion/forms/direct.py).
 NOT_DIRECT = re.compile(r"players-\d+-artifact_card-\d+-points")
 
 
@@ -120,8 +122,7 @@ def table_form(variant: str) -> type[Form]:
         ui_only = ("card_mode", "card")
         card_mode = Choice(N_("Carte Artefact"),
                            N_("selon la variante : une carte commune ou une par joueur"),
-                           choices=[(SHARED, N_("Une carte commune à tous")), (EACH,
-                                                                               N_("Une carte par joueur"))],
+                           choices=CARD_MODES,
                            default=SHARED, local=True)
         card = Fixed(Group(CardPoints), engine.COLOURS, N_("Carte Artefact commune"),
                      N_("les points indiqués sur chaque ligne de la carte"), item_labels=COLOURS,
@@ -174,6 +175,8 @@ def direct_table(changes: dict[str, tuple[str, str]], values, read):
     None when the stored card is not shared or a change is not the card's (the form reads it)."""
     from .direct import OMIT
 
+    if "card_mode" in changes:  # the mode switched on the phone: read after the merge (`direct_view`)
+        return ({}, {}, {}) if len(changes) == 1 else None
     if values.get("card_mode") != SHARED:
         return None
     seats = {int(m.group(1)) for name in values if (m := _SEAT.match(name))}
@@ -191,6 +194,47 @@ def direct_table(changes: dict[str, tuple[str, str]], values, read):
             written[f"players-{i}-artifact_card-{j}-points"] = kept
         texts[name] = "" if kept is OMIT else str(kept)
     return written, messages, texts
+
+
+def direct_view(view, changed, data, document: dict):
+    """A save laid without the form that changes a player's own card line or the card mode: laid
+    as the form lays it when the merged save reads one card per player (`to_document` leaves the
+    lines as typed, their problems beside them); the card mode and the shared card after it are
+    `to_form`'s, from the laid document. None (the form's way) when the merged save reads one
+    shared card for lines or a mode it did not hold (the card copied into every line), a mode it
+    does not offer, a shared card typed while the lines are each player's, a card's points that
+    are not whole numbers, or lines typed 0 that one shared card would leave out."""
+    from .adapter import Redraw
+    from .fields import _t
+
+    stored, mode = view.values.get("card_mode"), data.get("card_mode")
+    lines = any(NOT_DIRECT.fullmatch(name) for name in changed)
+    if mode == SHARED:
+        # the shared card typed (`direct_table`): every line equal to it, still one card
+        return None if lines or stored != SHARED else Redraw()
+    if mode != EACH or any(_CARD.fullmatch(name) for name in changed):
+        return None
+    players = document.get("players", [])
+    cards = [_points(p) for p in players]
+    if any(len(card) != engine.COLOURS or any(type(v) is not int for v in card) for card in cards):
+        return None
+    own = {f"players[{i}].artifact_card[{j}].points": f"players-{i}-artifact_card-{j}-points"
+           for i in range(len(players)) for j in range(engine.COLOURS)}
+    after: dict = {}
+    to_form(document, after)
+    shared = after["card_mode"] == SHARED
+    if shared and any(isinstance(line, dict) and line.get("points") == 0
+                      for p in players for line in p.get("artifact_card") or ()):
+        return None  # a line typed 0, read back as one shared card: the form's document leaves it out
+    paths = {path: f"card-{j}-points" for path, j in
+             ((f"players[{i}].artifact_card[{j}].points", j) for i in range(len(players))
+              for j in range(engine.COLOURS))} if shared else own
+    labels = dict(CARD_MODES)
+    texts = {"card_mode": (after["card_mode"], _t(labels[after["card_mode"]]))}
+    for j, line in enumerate(after["card"]):
+        text = "" if line["points"] is None else str(line["points"])
+        texts[f"card-{j}-points"] = (text, text)
+    return Redraw(checked=own if stored == SHARED else {}, paths=paths, texts=texts)
 
 
 def colour_names(labels: dict) -> list[str]:
@@ -225,4 +269,4 @@ from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, colour_names=COLOUR_NAMES, colour_hint=COLOUR_HINT,
                   label_form=label_form, relabel=relabel, not_direct=NOT_DIRECT,
-                  direct_table=direct_table)
+                  direct_table=direct_table, direct_view=direct_view)
