@@ -514,3 +514,58 @@ def test_cities_added_on_two_phones_are_both_kept_without_a_form(app):
         assert view.values["cities-1-tiles-0-player"] == "Inès"
         assert view.values["cities-1-tiles-1-player"] == ""
         assert view.limits["cities-1-tiles"] == 3
+
+
+def test_revive_own_card_lines_are_saved_without_a_form_and_the_shared_card_comes_back(app):
+    """A table shares one artifact card (3, 2, 4 points); a phone switches to one card per player
+    and types Jules's second line (5): his card differs, the page shows a card per player. Inès's
+    first line typed while the cards differ (6), a refused one (11, beside its field, nothing
+    stored), then both typed back to the shared card's points: every card is equal, the page shows
+    one shared card again. No form is built for any of these saves, and each is answered and stored
+    as the form does (same document, messages, stored values, view)."""
+    sc = forms.screens("revive")
+    record = SimpleNamespace(document=_start("revive", "base"), version=1, status="draft")
+
+    def save(changes):
+        nonlocal record
+        a, b = _both(sc, record, wire.Save(changes, [], {}, record.version))
+        assert isinstance(a.form, forms.Lazy) and a.form._form is None, changes  # no form built
+        assert _answer(a) == _answer(b)
+        after = forms.stored(sc, a.record.document)
+        built = forms._stored(sc.id, json.dumps(a.record.document, sort_keys=True, ensure_ascii=False), "fr")
+        for part in ("values", "shown", "paths", "document"):
+            assert _part(after, part) == _part(built, part), part
+        record = a.record
+        return a, after
+
+    def line(seat, j):
+        return f"players-{seat}-artifact_card-{j}-points"
+
+    with app.test_request_context():
+        save({"players-0-track": ("", "10")})  # the game's first save
+        out, view = save({"card-0-points": ("", "3"), "card-1-points": ("", "2"), "card-2-points": ("", "4")})
+        assert view.values["card_mode"] == "shared"
+        out, view = save({"card_mode": ("shared", "each"), line(1, 1): ("2", "5")})
+        assert out.kind == "saved"
+        assert [p["artifact_card"][1]["points"] for p in record.document["players"]] == [2, 5, 2, 2]
+        assert view.values["card_mode"] == "each" and view.shown["card_mode"] == "Une carte par joueur"
+        assert view.paths["players[1].artifact_card[1].points"] == line(1, 1)  # its problems beside it
+        out, view = save({line(2, 0): ("3", "6")})  # while the cards differ
+        assert out.kind == "saved" and record.document["players"][2]["artifact_card"][0]["points"] == 6
+        assert view.values[line(2, 0)] == "6" and view.values["card-0-points"] == "3"
+        version = record.version
+        out, view = save({line(2, 0): ("6", "11")})
+        assert out.kind == "invalid" and record.version == version  # nothing stored
+        assert out.checked.errors[line(2, 0)] == ["doit être entre 0 et 10"]
+        out, view = save({line(1, 1): ("5", "2"), line(2, 0): ("6", "3")})  # every card equal again
+        assert out.kind == "saved"
+        cards = {tuple(c["points"] for c in p["artifact_card"]) for p in record.document["players"]}
+        assert cards == {(3, 2, 4)}
+        assert view.values["card_mode"] == "shared" and view.shown["card_mode"] == "Une carte commune à tous"
+        assert [view.values[f"card-{j}-points"] for j in range(3)] == ["3", "2", "4"]
+        assert view.paths["players[2].artifact_card[0].points"] == "card-0-points"  # the shared card's
+
+
+def _part(view, part: str):
+    value = getattr(view, part)
+    return value if part == "document" else dict(value)
