@@ -145,10 +145,17 @@ def _card_lines(rng: random.Random, view, based: dict) -> dict[str, tuple[str, s
     """Revive: players' own card lines typed (a number, blank, refused), as a phone showing one card
     per player sends them: mostly with that mode (a phone that switched to it sends it while the
     stored card is shared); now and then every player's card made the first player's (the page
-    shows one shared card again)."""
+    shows one shared card again); now and then one shared card chosen again (its points copied
+    into every line), its points typed too."""
     lines = sorted(n for n in view.values if revive.NOT_DIRECT.fullmatch(n))
     out = {}
-    if rng.random() < 0.3:
+    if rng.random() < 0.2:
+        out["card_mode"] = (based.get("card_mode", ""), revive.SHARED)
+        if rng.random() < 0.5:
+            name = f"card-{rng.randrange(3)}-points"
+            out[name] = (based.get(name, ""), _value(rng, view.values.get(name, "")))
+        return out
+    if view.values["card_mode"] == revive.EACH and rng.random() < 0.4:
         for n in lines:
             out[n] = (based.get(n, ""), view.values[re.sub(r"^players-\d+-", "players-0-", n)])
     else:
@@ -257,7 +264,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     direct_saves, derived, named, row_saves, card_saves, seen = 0, 0, 0, 0, 0, set()
     player_saves = keyed_saves = moved_saves = dropped_saves = drawn_saves = 0
     choice_saves = holder_saves = city_saves = tile_players = 0
-    line_saves = reshared = 0
+    line_saves = reshared = switched = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -284,7 +291,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lists = direct._rows(sc.id, variant, len(start["players"]))
                 changes = {n: (based.get(n, ""), _posted(rng, n, lists, holders, view.values.get(n, "")))
                            for n in picked}
-                if game == "revive" and rng.random() < 0.3:  # players' own card lines
+                if game == "revive" and rng.random() < 0.4:  # players' own card lines
                     changes |= _card_lines(rng, view, based)
                 if game == "reterra":
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
@@ -322,6 +329,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lines = isinstance(a.form, forms.Lazy) and any(revive.NOT_DIRECT.fullmatch(n)
                                                                for n in save.changes)
                 line_saves += lines
+                switched += isinstance(a.form, forms.Lazy) and view.values.get("card_mode") == revive.EACH \
+                    and save.changes.get("card_mode", ("", ""))[1] == revive.SHARED
                 reshared += lines and view.values["card_mode"] == revive.EACH and a.kind == "saved" \
                     and forms.stored(sc, a.record.document).values["card_mode"] == revive.SHARED
                 if isinstance(a.form, forms.Lazy):  # the engine path
@@ -392,6 +401,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     if game == "revive":
         assert line_saves > 20, line_saves  # players' own card lines, refused ones too: no form
         assert reshared > 0, reshared  # every card made equal: one shared card again, no form
+        assert switched > 0, switched  # one shared card chosen again: copied into every line, no form
 
 
 def _both(sc, record, save):
@@ -521,8 +531,9 @@ def test_revive_own_card_lines_are_saved_without_a_form_and_the_shared_card_come
     and types Jules's second line (5): his card differs, the page shows a card per player. Inès's
     first line typed while the cards differ (6), a refused one (11, beside its field, nothing
     stored), then both typed back to the shared card's points: every card is equal, the page shows
-    one shared card again. No form is built for any of these saves, and each is answered and stored
-    as the form does (same document, messages, stored values, view)."""
+    one shared card again. Yanis's card made different, then one shared card chosen on the phone:
+    the card it showed goes into every line. No form is built for any of these saves, and each is
+    answered and stored as the form does (same document, messages, stored values, view)."""
     sc = forms.screens("revive")
     record = SimpleNamespace(document=_start("revive", "base"), version=1, status="draft")
 
@@ -564,6 +575,14 @@ def test_revive_own_card_lines_are_saved_without_a_form_and_the_shared_card_come
         assert view.values["card_mode"] == "shared" and view.shown["card_mode"] == "Une carte commune à tous"
         assert [view.values[f"card-{j}-points"] for j in range(3)] == ["3", "2", "4"]
         assert view.paths["players[2].artifact_card[0].points"] == "card-0-points"  # the shared card's
+        # the cards differ again; a phone chooses one shared card: the card shown (the first
+        # player's) goes into every line, as the form copies it
+        save({"card_mode": ("shared", "each"), line(3, 2): ("4", "7")})
+        out, view = save({"card_mode": ("each", "shared")})
+        assert out.kind == "saved"
+        cards = {tuple(c["points"] for c in p["artifact_card"]) for p in record.document["players"]}
+        assert cards == {(3, 2, 4)}
+        assert view.values["card_mode"] == "shared"
 
 
 def _part(view, part: str):
