@@ -19,24 +19,32 @@ itself, read alike here and by the form (`convert._convert`): a `Choice(numeric=
 value as a number (a round tower's 13), a `Name` whose class says ``nobody = False`` (a tile's
 `Owner`) is left out of its row when blank, the row kept.
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
-player's card line), and the fields of a player form that checks its fields together with
-``direct_player``: Reterra's counts (a player who did not draw their community: each is then read
-alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
-messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
-count goes with its card, or is left out with a message when the card was removed meanwhile),
-written under the card's id. A save that touches anything else (a row holding a field of another
-kind, a player's own name, Reterra's mode or cards in play, a drawing begun or wiped out, a field
-whose value another field's display is read from, a list of a game never saved yet) goes through
-the merged WTForms form, which stays the reference: `tests/test_saving_engine.py` drives both with
-random change sets, every game and variant, and finds the same documents, messages, answers and
-stored values.
+player's card line, also when a phone chooses one shared card again), and the fields of a player
+form that checks its fields together with ``direct_player``: Reterra's counts (a player who did not
+draw their community: each is then read alone, as its field would be), a drawn player's rows and
+squares (read as the form reads them, same messages), the building bonus, and the building counts
+as the merge settled them by card (`keys`: a count goes with its card, or is left out with a
+message when the card was removed meanwhile), written under the card's id. Fields whose value
+another field's display is read from (a game's ``not_direct``: Revive's own card lines) and table
+fields are laid only with the game's ``direct_view``, which says what the save changes of the
+stored view beyond its own fields, read from the whole laid document as the form's `to_form` and
+`to_document` read it (Revive: one shared card or one per player, the shared card's points and the
+lines' paths; a line typed, or the mode "one card per player" a phone sends, is laid when the
+merged save reads a card per player; one shared card again when every card became equal). A save
+that touches anything else (a row holding a field of another kind, a player's own name, Reterra's
+mode or cards in play, a drawing begun or wiped out, a field ``direct_view`` cannot say, such as a
+Revive line typed while the save reads one shared card, a list of a game never saved yet) goes
+through the merged WTForms form, which stays the reference: `tests/test_saving_engine.py` drives
+both with random change sets, every game and variant, and finds the same documents, messages,
+answers and stored values.
 
 Which fields qualify is read once per form class (`_spec`, `_rows`): numbers (`Count`), boxes
 (`Flag`) and players (`Name`) of the table, a player, a group or a fixed list, outside any `Rows`,
 any ui-only field, and any form with a `validate` of its own; and, at each save, only when the
 stored document's paths give the field its own path. A game's `ADAPTER` may say more with
 ``not_direct`` (a compiled pattern of field names): fields its ``to_form`` reads to fill other
-fields (Revive's card points decide whether the card is shared).
+fields (Revive's card points decide whether the card is shared), laid only with its ``direct_view``
+and kept in the skeleton of the stored views.
 """
 
 from __future__ import annotations
@@ -820,7 +828,8 @@ def _row_added(row_list: RowList, rest: str) -> bool:
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
     form built, or None when it touches a field only the form can read (a player's own name, a
-    choice outside a row, the card points, a field its game does not lay itself). Only the autosave
+    choice outside a row, a field its game does not lay itself or whose view after the save its
+    `direct_view` cannot say). Only the autosave
     goes this way: the no-JS post stays with WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
