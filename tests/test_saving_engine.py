@@ -20,7 +20,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion import forms
-from companion.forms import direct
+from companion.forms import direct, revive
 from companion.forms import steps as forms_steps
 from companion.forms.reterra import slug
 from companion.games import i18n
@@ -179,6 +179,31 @@ def _value(rng: random.Random, now: str) -> str:
     return now  # the value already stored
 
 
+def _card_lines(rng: random.Random, view, based: dict) -> dict[str, tuple[str, str]]:
+    """Revive: players' own card lines typed (a number, blank, refused), as a phone showing one card
+    per player sends them: mostly with that mode (a phone that switched to it sends it while the
+    stored card is shared); now and then every player's card made the first player's (the page
+    shows one shared card again); now and then one shared card chosen again (its points copied
+    into every line), its points typed too."""
+    lines = sorted(n for n in view.values if revive.NOT_DIRECT.fullmatch(n))
+    out = {}
+    if rng.random() < 0.2:
+        out["card_mode"] = (based.get("card_mode", ""), revive.SHARED)
+        if rng.random() < 0.5:
+            name = f"card-{rng.randrange(3)}-points"
+            out[name] = (based.get(name, ""), _value(rng, view.values.get(name, "")))
+        return out
+    if view.values["card_mode"] == revive.EACH and rng.random() < 0.4:
+        for n in lines:
+            out[n] = (based.get(n, ""), view.values[re.sub(r"^players-\d+-", "players-0-", n)])
+    else:
+        for n in rng.sample(lines, rng.randint(1, 3)):
+            out[n] = (based.get(n, ""), _value(rng, view.values.get(n, "")))
+    if rng.random() < 0.8:
+        out["card_mode"] = (based.get("card_mode", ""), revive.EACH)
+    return out
+
+
 def _choice(rng: random.Random, pick, now: str) -> str:
     """A choice's posted text: mostly one it offers, sometimes blank, one it does not offer, or the
     value stored."""
@@ -279,6 +304,7 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
     choice_saves = holder_saves = city_saves = tile_players = 0
     cards_direct, cards_form = [], 0  # Reterra's card saves: without a form (their answers), with one
     cards_added = cards_removed = cards_moved = 0  # without a form: cards added, removed, moved
+    line_saves = reshared = switched = 0
     with app.test_request_context():
         start = _start(game, variant)
         ours = theirs = SimpleNamespace(document=start, version=1, status="draft")
@@ -305,6 +331,8 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                 lists = direct._rows(sc.id, variant, len(start["players"]))
                 changes = {n: (based.get(n, ""), _posted(rng, n, lists, holders, view.values.get(n, "")))
                            for n in picked}
+                if game == "revive" and rng.random() < 0.4:  # players' own card lines
+                    changes |= _card_lines(rng, view, based)
                 if game == "reterra":
                     changes |= {n: (based.get(n, ""), _drawn(rng, n, view.values.get(n, "")))
                                 for n in picked if "-grid-" in n}
@@ -349,6 +377,13 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
                         cards_moved += any(n.startswith("buildings-") for n in a.moved)
                     else:
                         cards_form += 1
+                lines = isinstance(a.form, forms.Lazy) and any(revive.NOT_DIRECT.fullmatch(n)
+                                                               for n in save.changes)
+                line_saves += lines
+                switched += isinstance(a.form, forms.Lazy) and view.values.get("card_mode") == revive.EACH \
+                    and save.changes.get("card_mode", ("", ""))[1] == revive.SHARED
+                reshared += lines and view.values["card_mode"] == revive.EACH and a.kind == "saved" \
+                    and forms.stored(sc, a.record.document).values["card_mode"] == revive.SHARED
                 if isinstance(a.form, forms.Lazy):  # the engine path
                     kinds = {(_row_field(n, lists) or ("",))[0] for n in save.changes}
                     choice_saves += "choice" in kinds
@@ -424,6 +459,10 @@ def test_the_engine_path_answers_and_stores_as_the_form_does(app, game, variant,
         assert choice_saves > 5, choice_saves  # round towers (rows of choices), refused ones too: no form
     if (game, variant) == ("revive", "base"):  # (the abyss fixture's players have cards of their own)
         assert card_saves > 5, card_saves  # the shared card typed: no form either
+    if game == "revive":
+        assert line_saves > 20, line_saves  # players' own card lines, refused ones too: no form
+        assert reshared > 0, reshared  # every card made equal: one shared card again, no form
+        assert switched > 0, switched  # one shared card chosen again: copied into every line, no form
 
 
 def _both(sc, record, save):
@@ -647,3 +686,67 @@ def test_reterra_card_removed_takes_its_counts_and_the_rows_below_move_up_withou
         assert record.document["players"][3]["buildings"] == {"observatoire": 1}
         assert out.stored["players-0-built-1"] == "3" and out.stored["players-0-built-2"] == ""
         assert "buildings-2-name" not in out.stored
+
+
+def test_revive_own_card_lines_are_saved_without_a_form_and_the_shared_card_comes_back(app):
+    """A table shares one artifact card (3, 2, 4 points); a phone switches to one card per player
+    and types Jules's second line (5): his card differs, the page shows a card per player. Inès's
+    first line typed while the cards differ (6), a refused one (11, beside its field, nothing
+    stored), then both typed back to the shared card's points: every card is equal, the page shows
+    one shared card again. Yanis's card made different, then one shared card chosen on the phone:
+    the card it showed goes into every line. No form is built for any of these saves, and each is
+    answered and stored as the form does (same document, messages, stored values, view)."""
+    sc = forms.screens("revive")
+    record = SimpleNamespace(document=_start("revive", "base"), version=1, status="draft")
+
+    def save(changes):
+        nonlocal record
+        a, b = _both(sc, record, wire.Save(changes, [], {}, record.version))
+        assert isinstance(a.form, forms.Lazy) and a.form._form is None, changes  # no form built
+        assert _answer(a) == _answer(b)
+        after = forms.stored(sc, a.record.document)
+        built = forms._stored(sc.id, json.dumps(a.record.document, sort_keys=True, ensure_ascii=False), "fr")
+        for part in ("values", "shown", "paths", "document"):
+            assert _part(after, part) == _part(built, part), part
+        record = a.record
+        return a, after
+
+    def line(seat, j):
+        return f"players-{seat}-artifact_card-{j}-points"
+
+    with app.test_request_context():
+        save({"players-0-track": ("", "10")})  # the game's first save
+        out, view = save({"card-0-points": ("", "3"), "card-1-points": ("", "2"), "card-2-points": ("", "4")})
+        assert view.values["card_mode"] == "shared"
+        out, view = save({"card_mode": ("shared", "each"), line(1, 1): ("2", "5")})
+        assert out.kind == "saved"
+        assert [p["artifact_card"][1]["points"] for p in record.document["players"]] == [2, 5, 2, 2]
+        assert view.values["card_mode"] == "each" and view.shown["card_mode"] == "Une carte par joueur"
+        assert view.paths["players[1].artifact_card[1].points"] == line(1, 1)  # its problems beside it
+        out, view = save({line(2, 0): ("3", "6")})  # while the cards differ
+        assert out.kind == "saved" and record.document["players"][2]["artifact_card"][0]["points"] == 6
+        assert view.values[line(2, 0)] == "6" and view.values["card-0-points"] == "3"
+        version = record.version
+        out, view = save({line(2, 0): ("6", "11")})
+        assert out.kind == "invalid" and record.version == version  # nothing stored
+        assert out.checked.errors[line(2, 0)] == ["doit être entre 0 et 10"]
+        out, view = save({line(1, 1): ("5", "2"), line(2, 0): ("6", "3")})  # every card equal again
+        assert out.kind == "saved"
+        cards = {tuple(c["points"] for c in p["artifact_card"]) for p in record.document["players"]}
+        assert cards == {(3, 2, 4)}
+        assert view.values["card_mode"] == "shared" and view.shown["card_mode"] == "Une carte commune à tous"
+        assert [view.values[f"card-{j}-points"] for j in range(3)] == ["3", "2", "4"]
+        assert view.paths["players[2].artifact_card[0].points"] == "card-0-points"  # the shared card's
+        # the cards differ again; a phone chooses one shared card: the card shown (the first
+        # player's) goes into every line, as the form copies it
+        save({"card_mode": ("shared", "each"), line(3, 2): ("4", "7")})
+        out, view = save({"card_mode": ("each", "shared")})
+        assert out.kind == "saved"
+        cards = {tuple(c["points"] for c in p["artifact_card"]) for p in record.document["players"]}
+        assert cards == {(3, 2, 4)}
+        assert view.values["card_mode"] == "shared"
+
+
+def _part(view, part: str):
+    value = getattr(view, part)
+    return value if part == "document" else dict(value)

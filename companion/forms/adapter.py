@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from wtforms import Form
@@ -48,6 +48,23 @@ RowsHook = Callable[[object, Changes, Sequence[str], Mapping[str, str], dict, Ma
                     RowsLaid | None]
 
 
+@dataclass(frozen=True)
+class Redraw:
+    """What a save laid directly changes of the stored view beyond its own fields, as a game's
+    `to_form` and `to_document` would: the contract paths the merged form checks the save with
+    (path -> field name, where they differ from the stored view's), the paths after the save, and
+    the texts of the fields `to_form` fills, after it (field name -> (posted text, as a person
+    reads it))."""
+
+    checked: Mapping[str, str] = field(default_factory=dict)
+    paths: Mapping[str, str] = field(default_factory=dict)
+    texts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+# (the stored document's `forms.Stored`, the fields changed, every value after the merge, the laid document)
+ViewHook = Callable[[object, Collection[str], Mapping[str, str], dict], Redraw | None]
+
+
 def _no_table(variant: str) -> None:
     return None
 
@@ -77,8 +94,14 @@ class Adapter:
     relabel: Callable[[str, dict], str] | None = None
     # An engine message as the page words it (Reterra: squares as "A1", not [0, 0]).
     readable: Callable[[str], str] | None = None
-    # Field names an autosave may not lay on the document directly (`companion.forms.direct`).
+    # Field names an autosave may not lay on the document directly (`companion.forms.direct`) unless
+    # `direct_view` says what they change (their value decides other fields', they stay in the skeleton).
     not_direct: re.Pattern | None = None
+    # A save laid directly that changes `not_direct` fields or table fields `direct_table` takes, read
+    # again from the whole laid document (Revive: one shared card or one per player, from every
+    # player's card points): fn(stored view, fields changed, values after the merge, laid document)
+    # -> `Redraw`, or None (the form's way).
+    direct_view: ViewHook | None = None
     # Table fields an autosave lays on the document itself (Revive's shared card, copied into every
     # player's line): fn(changes, stored values, read) -> (written, messages, texts) or None.
     direct_table: Callable[[Changes, Mapping[str, str], Callable], tuple | None] | None = None

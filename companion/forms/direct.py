@@ -19,28 +19,35 @@ itself, read alike here and by the form (`convert._convert`): a `Choice(numeric=
 value as a number (a round tower's 13), a `Name` whose class says ``nobody = False`` (a tile's
 `Owner`) is left out of its row when blank, the row kept.
 A game may lay its own table fields with ``direct_table`` (Revive's shared card, copied into every
-player's card line), and the fields of a player form that checks its fields together with
-``direct_player``: Reterra's counts (a player who did not draw their community: each is then read
-alone, as its field would be), a drawn player's rows and squares (read as the form reads them, same
-messages), the building bonus, and the building counts as the merge settled them by card (`keys`: a
-count goes with its card, or is left out with a message when the card was removed meanwhile),
-written under the card's id. And a game may lay a table list whose rows only its form reads
-with ``direct_rows``, after the merge: Reterra's building cards changed, added or removed (read as
-`Card` and `Cards` read them, ids from names, every player's counts by card as the merge settled
-them), the game saying the stored view after it (`adapter.RowsLaid`). A save that touches anything
-else (a row holding a field of another kind, a player's own name, Reterra's mode, a drawing begun
-or wiped out, a field whose value another field's display is read from, a list of a game never
-saved yet) goes through
-the merged WTForms form, which stays the reference: `tests/test_saving_engine.py` drives both with
-random change sets, every game and variant, and finds the same documents, messages, answers and
-stored values.
+player's card line, also when a phone chooses one shared card again), and the fields of a player
+form that checks its fields together with ``direct_player``: Reterra's counts (a player who did not
+draw their community: each is then read alone, as its field would be), a drawn player's rows and
+squares (read as the form reads them, same messages), the building bonus, and the building counts
+as the merge settled them by card (`keys`: a count goes with its card, or is left out with a
+message when the card was removed meanwhile), written under the card's id. And a game may lay a
+table list whose rows only its form reads with ``direct_rows``, after the merge: Reterra's building
+cards changed, added or removed (read as `Card` and `Cards` read them, ids from names, every
+player's counts by card as the merge settled them), the game saying the stored view after it
+(`adapter.RowsLaid`). Fields whose value another field's display is read from (a game's
+``not_direct``: Revive's own card lines) and table fields are laid only with the game's
+``direct_view``, which says what the save changes of the stored view beyond its own fields, read
+from the whole laid document as the form's `to_form` and `to_document` read it (Revive: one shared
+card or one per player, the shared card's points and the lines' paths; a line typed, or the mode
+"one card per player" a phone sends, is laid when the merged save reads a card per player; one
+shared card again when every card became equal). A save that touches anything else (a row holding a
+field of another kind, a player's own name, Reterra's mode, a drawing begun or wiped out, a field
+``direct_view`` cannot say, such as a Revive line typed while the save reads one shared card, a
+list of a game never saved yet) goes through the merged WTForms form, which stays the reference:
+`tests/test_saving_engine.py` drives both with random change sets, every game and variant, and
+finds the same documents, messages, answers and stored values.
 
 Which fields qualify is read once per form class (`_spec`, `_rows`): numbers (`Count`), boxes
 (`Flag`) and players (`Name`) of the table, a player, a group or a fixed list, outside any `Rows`,
 any ui-only field, and any form with a `validate` of its own; and, at each save, only when the
 stored document's paths give the field its own path. A game's `ADAPTER` may say more with
 ``not_direct`` (a compiled pattern of field names): fields its ``to_form`` reads to fill other
-fields (Revive's card points decide whether the card is shared).
+fields (Revive's card points decide whether the card is shared), laid only with its ``direct_view``
+and kept in the skeleton of the stored views.
 """
 
 from __future__ import annotations
@@ -293,6 +300,7 @@ class Laid:
     rows: dict = field(default_factory=dict)  # list name -> `RowList`, for the lists rebuilt
     texts: dict = field(default_factory=dict)  # a game's table fields written (`direct_table`): their texts
     relaid: object = None  # a game's rows it laid itself (`direct_rows`, an `adapter.RowsLaid`)
+    redraw: object = None  # what the game reads again from the laid document (`Adapter.direct_view`)
 
     def after(self, sc, document: dict):
         """The `Stored` view of the document just written, made from the one before (no form) and
@@ -303,7 +311,10 @@ class Laid:
         if view is None:  # the document before was not as its form writes it (a game never saved)
             return None
         values, shown = dict(view.values), dict(view.shown)
-        paths = dict(view.paths) if self.rows else view.paths
+        redraw = self.redraw
+        paths = dict(view.paths) if self.rows or (redraw is not None and redraw.paths) else view.paths
+        if redraw is not None and redraw.paths:
+            paths.update(redraw.paths)
         limits = view.limits
         for name, value in self.written.items():
             if name in self.rows:  # a list rebuilt: its rows as the form of the new document shows them
@@ -335,6 +346,8 @@ class Laid:
             values[name] = shown[name] = text
         if self.relaid is not None:  # a game's own rows: as the form of the new document shows them
             paths = _after_rows(self.relaid, values, shown)
+        for name, (text, read_as) in (redraw.texts.items() if redraw is not None else ()):
+            values[name], shown[name] = text, read_as
         paths = paths if paths is view.paths else MappingProxyType(paths)
         made = Stored(MappingProxyType(values), MappingProxyType(shown), limits, document, paths,
                       view.blanks)
@@ -821,8 +834,9 @@ def _row_added(row_list: RowList, rest: str) -> bool:
 def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
     form built, or None when it touches a field only the form can read (a player's own name, a
-    choice outside a row, the card points, a field its game does not lay itself). Only the autosave
-    goes this way: the no-JS post stays with WTForms, the reference."""
+    choice outside a row, a field its game does not lay itself or whose view after the save its
+    `direct_view` cannot say). Only the autosave goes this way: the no-JS post stays with
+    WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
@@ -834,7 +848,7 @@ def lay_save(steps, document: dict, save, view):
     spec = leaves_of(sc, view)
     doc = view.document
     rows = _rows(sc.id, doc["variant"], len(doc.get("players", [])))
-    excluded = sc.adapter.not_direct
+    excluded, redrawn = sc.adapter.not_direct, sc.adapter.direct_view
     leaves, touched, others = [], set(), {}
     for name in save.changes:
         if name in spec:
@@ -867,7 +881,12 @@ def lay_save(steps, document: dict, save, view):
         if found is None or (found[2] and not _row_added(rows[found[0]], found[2])):
             return None  # a row added inside a list the form reads
         touched.add(found[0])
-    if not eligible(sc, view, spec, leaves):
+    # fields whose value decides others' (`not_direct`): laid only when the game says the view after
+    # them (`direct_view`), their paths as it checks them
+    guarded = {n for n in leaves if excluded is not None and excluded.fullmatch(n)}
+    if guarded and (redrawn is None or any(n not in view.values for n in guarded)):
+        return None
+    if not eligible(sc, view, spec, [n for n in leaves if n not in guarded]):
         return None
     if touched and (view.document != document
                     or any(view.paths.get(rows[t].leaf.path) != t for t in touched)):
@@ -913,13 +932,20 @@ def lay_save(steps, document: dict, save, view):
             return None
         laid_doc, paths = relaid.document, relaid.paths
         messages.update(relaid.messages)
+    redraw = None
+    if redrawn is not None and (guarded or others):
+        redraw = redrawn(view, tuple(save.changes), laid.data, laid_doc)
+        if redraw is None:
+            return None
+        if redraw.checked:
+            paths = {**paths, **redraw.checked}
     checked = check(sc, laid_doc, messages, paths)
     form = Lazy(lambda: steps.merge(document, save.changes, view, save.added, save.keys).form)
     # the stored values after it are made from these only when the stored document is the one its
     # form writes (not so before a game's first save: fixed lists not written yet)
     base = view if view.document == document else None
     return Laid(checked, laid.conflicts, dict(view.values), form, base, written, full, laid.moved,
-                laid.dropped, {t: rows[t] for t in touched}, texts, relaid)
+                laid.dropped, {t: rows[t] for t in touched}, texts, relaid, redraw)
 
 
 # --------------------------------------------------------------------------- a game's player fields
