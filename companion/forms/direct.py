@@ -829,8 +829,8 @@ def lay_save(steps, document: dict, save, view):
     """`forms.Steps.direct`: an autosave laid on the stored document and checked by the engine, no
     form built, or None when it touches a field only the form can read (a player's own name, a
     choice outside a row, a field its game does not lay itself or whose view after the save its
-    `direct_view` cannot say). Only the autosave
-    goes this way: the no-JS post stays with WTForms, the reference."""
+    `direct_view` cannot say). Only the autosave goes this way: the no-JS post stays with
+    WTForms, the reference."""
     from ..saving.merge import lay
     from . import CHANGES, Lazy
 
