@@ -18,6 +18,7 @@ import gzip
 
 import brotli
 from flask import Flask, Response, request
+from werkzeug.http import parse_accept_header
 
 from . import lean
 from .lru import LRU
@@ -47,6 +48,23 @@ def chosen(accept) -> str | None:
     return best
 
 
+_CHOSEN: dict[str, str | None] = {}  # an Accept-Encoding header as sent -> `chosen` (phones send a few)
+_CHOSEN_MAX = 64
+
+
+def chosen_for(header: str) -> str | None:
+    """`chosen` for a raw Accept-Encoding header, read once per process: parsing it at every answer
+    cost more than compressing an autosave's answer."""
+    try:
+        return _CHOSEN[header]
+    except KeyError:
+        pass
+    encoding = chosen(parse_accept_header(header))
+    if len(_CHOSEN) < _CHOSEN_MAX:
+        _CHOSEN[header] = encoding
+    return encoding
+
+
 def _quality(accept, name: str) -> float:
     for value, q in accept:
         if value == name:
@@ -69,8 +87,8 @@ def compress(response: Response) -> Response:
         if leaned:
             _set(response, _lean(response, etag))
         return response
-    response.vary.add("Accept-Encoding")  # another Accept-Encoding may get another body
-    encoding = chosen(request.accept_encodings)
+    _vary(response)  # another Accept-Encoding may get another body
+    encoding = chosen_for(request.environ.get("HTTP_ACCEPT_ENCODING", ""))
     if encoding is None:
         if leaned:
             _set(response, _lean(response, etag))
@@ -116,6 +134,15 @@ def _set(response: Response, data: bytes) -> None:
         response.response.close()
     response.direct_passthrough = False
     response.set_data(data)
+
+
+def _vary(response: Response) -> None:
+    """`Vary: Accept-Encoding` added (the set of `response.vary` parsed and written again only when
+    the view said Vary already)."""
+    if "Vary" in response.headers:
+        response.vary.add("Accept-Encoding")
+    else:
+        response.headers["Vary"] = "Accept-Encoding"
 
 
 def _size(response: Response) -> int:

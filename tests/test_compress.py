@@ -13,7 +13,7 @@ import pytest
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from companion.compress import chosen
+from companion.compress import chosen, chosen_for
 from companion.lean import lean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +37,8 @@ def _accept(header: str):
 ])
 def test_the_encoding_follows_what_the_phone_offers(header, encoding):
     assert chosen(_accept(header)) == encoding
+    assert chosen_for(header) == encoding  # as the answers read it (kept per header), twice alike
+    assert chosen_for(header) == encoding
 
 
 def test_a_page_comes_in_brotli_when_offered_and_gzip_otherwise(client):
