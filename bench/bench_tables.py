@@ -32,6 +32,8 @@ from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
 
+from bench.common import held_now  # noqa: E402
+
 NAMES = ["Ana", "Ben", "Cléo", "Dan"]
 OWN = ("track", "progress", "artifact_points", "machine_progress", "two_tokens", "resources-gears",
        "resources-books", "artifacts-0", "artifacts-1")
@@ -130,7 +132,7 @@ def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: ran
         changes = {n: pair for n, pair in changes.items() if pair[0] != pair[1]}
         for _attempt in range(5):
             form = {"csrf_token": phone.csrf, "version": phone.version, "changes": json.dumps(changes),
-                    "new_rows": "[]"}
+                    "new_rows": "[]", "delta": "1"}  # as the page asks: only what changed, when it can
             start = time.perf_counter()
             status, data = phone.request("POST", f"/g/{token}/save", form)
             step.saves.append((time.perf_counter() - start) * 1000)
@@ -141,7 +143,7 @@ def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: ran
                     was = step.acked.get((token, n))
                     if was is None or was[0] <= version:
                         step.acked[(token, n)] = (version, value)
-                phone.version, phone.base = str(version), answer["stored"]
+                phone.version, phone.base = str(version), held_now(phone.base, answer)
                 break
             if status == 409:  # "Appliquer mes saisies": their values as the base, mine sent again
                 step.conflicts += 1

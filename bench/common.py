@@ -62,3 +62,17 @@ def report(name: str, rate: float, floor_name: str, floor: float) -> dict:
           f"ratio (floor / measured): {ratio:,.1f}")
     return {"name": name, "per_second": rate, "floor": floor_name,
             "floor_per_second": floor, "ratio": ratio}
+
+
+def held_now(held: dict, answer: dict) -> dict:
+    """What the server holds after a save, as static/js/play/autosave.js takes it: every value
+    (`stored`), or what changed since the phone's version (`changed`) laid over what it held."""
+    if "changed" not in answer:
+        return answer["stored"]
+    out = dict(held)
+    for name, value in answer["changed"].items():
+        if value:
+            out[name] = value
+        else:
+            out.pop(name, None)
+    return out

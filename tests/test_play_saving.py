@@ -340,3 +340,61 @@ def test_the_errors_are_in_the_readers_language(client, app):
     response = client.get("/g/no-such-game/state?version=1&lang=en")
     assert _error(response, 404) == ("This game no longer exists (deleted from another device?): nothing was "
                                      "saved. Your entries are kept on this phone.")
+
+
+def _save(client, token: str, version: int, changes: dict, delta: bool = True):
+    """An autosave as the page sends it, saying it takes `changed` for `stored` (`delta`)."""
+    data = {"version": str(version), "changes": json.dumps({n: list(p) for n, p in changes.items()}),
+            "new_rows": "[]"}
+    if delta:
+        data["delta"] = "1"
+    answer = client.post(f"/g/{token}/save", data=data)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return answer.json
+
+
+def _every(client, token: str) -> dict[str, str]:
+    """Every non-blank stored value, as a page catching up is given them."""
+    return client.get(f"/g/{token}/state?version=0").json["stored"]
+
+
+@pytest.mark.parametrize(("game", "variant"), VARIANTS)
+def test_a_page_holding_the_version_gets_only_what_changed(client, app, game, variant):
+    """The page's autosave asks for `changed`: laid on the version the page holds, the answer is only
+    the stored values that changed since (a few hundred bytes instead of every value, on a bad
+    signal), and laid over what the page held they are every stored value. A page behind (another
+    phone saved meanwhile) is given every value, as before."""
+    token = create_game(client, game, variant, NAMES)
+    version, base = _fresh(client, token)
+    held = {n: v for n, v in base.items() if v}
+    field, other = A_TYPES[game], next(iter(B_TYPES[game]))
+
+    def take(answer: dict) -> int:
+        assert "stored" not in answer
+        for name, value in answer["changed"].items():
+            if value:
+                held[name] = value
+            else:
+                held.pop(name, None)
+        assert held == _every(client, token)
+        return answer["version"]
+
+    first = _save(client, token, version, {field: ("", " 3 ")})  # the game's first save
+    assert first["changed"][field] == "3"  # as the server reads it
+    version = take(first)
+    second = _save(client, token, version, {field: ("3", "4")})
+    assert second["changed"] == {field: "4"}
+    version = take(second)
+    blanked = _save(client, token, version, {field: ("4", "")})
+    assert blanked["changed"] == {field: ""}
+    version = take(blanked)
+    unchanged = _save(client, token, version, {field: ("", "")})
+    assert unchanged["changed"] == {} and unchanged["version"] == version
+    # another phone saves meanwhile: this page is behind, and is given every value
+    assert autosave(client, token, version, **{other.replace("-", "__"): ("", "1")}).status_code == 200
+    behind = _save(client, token, version, {field: ("", "5")})
+    assert "changed" not in behind
+    assert behind["stored"] == _every(client, token)
+    assert behind["stored"][field] == "5" and behind["stored"][other] == "1"
+    # a client that does not ask (an older page) is given every value
+    assert "changed" not in _save(client, token, behind["version"], {field: ("5", "6")}, delta=False)

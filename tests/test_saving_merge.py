@@ -134,3 +134,15 @@ def test_the_wire_format_reads_what_the_page_sends_and_refuses_the_rest():
         except wire.BadSave:
             continue
         raise AssertionError(bad)
+
+
+def test_the_stored_changes_laid_over_the_values_before_are_the_values_after():
+    """`changed`, the autosave's short answer: a new value, "" for one blanked or gone; the values
+    the page held (its non-blank ones) with it laid over are the values after."""
+    before = {"a": "1", "b": "2", "c": "", "gone": "7"}
+    after = {"a": "1", "b": "3", "c": "4", "d": ""}
+    changed = wire.stored_changes(before, after)
+    assert changed == {"b": "3", "c": "4", "gone": ""}
+    held = {n: v for n, v in before.items() if v}
+    held.update(changed)
+    assert {n: v for n, v in held.items() if v} == {n: v for n, v in after.items() if v}

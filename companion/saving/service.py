@@ -69,6 +69,10 @@ class Outcome:
     # the stored view (`Steps.stored`) of `record.document` when the save has it already (None: ask
     # `Steps.stored`), so the answer does not look it up again (a key is a json.dumps of the document)
     view: Any = None
+    # a save stored or found unchanged: the stored view it was laid on and that view's version (the
+    # phone based on that version holds those values: the answer may send only what changed)
+    before: Any = None
+    laid_on: int | None = None
 
     @property
     def stored(self) -> dict[str, str]:
@@ -120,7 +124,8 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
         status = status_of(checked, finishing)
         if checked.document == record.document and status in (None, record.status):
             return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
-                           merged.moved, merged.dropped, view)  # nothing new
+                           merged.moved, merged.dropped, view, view, record.version)  # nothing new
+        laid_on = record.version
         try:
             record = write(record, checked.document, record.version, status=status, result=checked.result)
         except StaleVersion as exc:
@@ -128,5 +133,5 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             continue
         after = steps.written(merged, record.document)
         return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped,
-                       after)
+                       after, view, laid_on)
     raise Busy

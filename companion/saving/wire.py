@@ -3,7 +3,13 @@
 A save carries what THIS phone changed, field by field, each with the value it was based on
 (``{name: (base, mine)}``), never the whole form: a field the phone did not touch is never written
 back. Field names mirror contract paths (``players-0-resources-gears`` is
-``players[0].resources.gears``)."""
+``players[0].resources.gears``).
+
+The answer gives the phone every non-blank stored value (`stored`), so it takes in what another
+phone saved meanwhile. A page that says it can (`delta`) gets, when its save was laid on the very
+version it held, only the stored values that changed (`changed`: "" for one gone): the rest it
+holds already. An autosave's answer is then a few hundred bytes instead of a few kilobytes, for a
+phone on a bad signal, and the server writes and compresses that much less at every save."""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ CHANGES = "changes"  # the autosave: {name: [base, mine]}
 ADDED = "new_rows"  # the autosave: the rows this phone added (blank in its base)
 KEYS = "row_keys"  # the autosave: field name -> the row it was typed for, by the row's own key
 VERSION = "version"
+DELTA = "delta"  # the autosave: "1" when the page takes `changed` for `stored` (see above)
 
 Changes = dict[str, tuple[str, str]]
 
@@ -119,4 +126,17 @@ def encode(save: Save) -> dict[str, str]:
         out[ADDED] = json.dumps(save.added)
     if save.keys:
         out[KEYS] = json.dumps(save.keys)
+    return out
+
+
+def wants_delta(posted: Mapping[str, str]) -> bool:
+    return posted.get(DELTA) == "1"
+
+
+def stored_changes(before: Mapping[str, str], after: Mapping[str, str]) -> dict[str, str]:
+    """The answer's `changed`: each stored value that differs between two sets of stored values
+    (field name -> posted text), "" for one that is blank or gone now. Laid over the non-blank
+    values of `before`, it gives the non-blank values of `after`."""
+    out = {name: value for name, value in after.items() if before.get(name, "") != value}
+    out.update((name, "") for name, value in before.items() if value and name not in after)
     return out

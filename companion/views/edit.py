@@ -145,7 +145,9 @@ def edit(token: str):
 
 def save(token: str):
     """Autosave (fetch, debounced): JSON in the same shape whatever happens. `stored` is every
-    non-blank stored value, so the page takes in what another phone saved meanwhile."""
+    non-blank stored value, so the page takes in what another phone saved meanwhile; `changed`
+    instead, for a page that asks for it (`delta`) and whose save was laid on the version it holds:
+    what changed since (`wire.stored_changes`)."""
     with store.saving() as connection:  # read and written with Core statements, no ORM session
         record = store.held_by_edit_token(token, connection)  # the game as a save needs it
         sc = screens_or_404(record.game)
@@ -169,11 +171,15 @@ def save(token: str):
         summary = [list(item) for item in direct.summary(sc, out.record.document, out.form, checked.errors)]
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
+    held = {"stored": stored}
+    if out.before is not None and wire.wants_delta(request.form) \
+            and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
+        held = {"changed": wire.stored_changes(out.before.values, view.values)}
     return jsonify(ok=True, version=out.record.version, errors=checked.errors,
                    general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
-                   draft=not checked.ok, stored=stored, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0])
+                   draft=not checked.ok, moved=out.moved,
+                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0], **held)
 
 
 def state(token: str):

@@ -289,6 +289,19 @@
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
   }
 
+  /* What the server holds after a save: every non-blank value (`stored`), or, when the save was
+     laid on the version this page holds, what changed since (`changed`, "" for a value gone) laid
+     over what this page last heard (`stored`). */
+  function heldNow(data) {
+    if (!data.changed) return data.stored || {};
+    var out = {};
+    Object.keys(stored).forEach(function (n) { if (stored[n]) out[n] = stored[n]; });
+    Object.keys(data.changed).forEach(function (n) {
+      if (data.changed[n]) out[n] = data.changed[n]; else delete out[n];
+    });
+    return out;
+  }
+
   /* An answer saying what the server holds now (a save's, or `catchUp`'s): the fields, the totals,
      the rules not met yet (flagged beside their fields, saved anyway) and the warnings. */
   function take(data, sent, keep) {
@@ -362,6 +375,7 @@
     data.append("changes", JSON.stringify(payload));
     data.append("row_keys", JSON.stringify(keys));
     data.append("new_rows", JSON.stringify(added(sent)));
+    data.append("delta", "1");  // the answer may say only what changed since this page's version
     say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
@@ -373,6 +387,7 @@
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) steady(function () {
         refused = false;
+        data.stored = heldNow(data);
         /* A row of ours put after the other phone's (both added one at the same place): its old place
            shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
         Object.keys(data.moved || {}).forEach(function (old) {
