@@ -92,8 +92,8 @@ def main(only: str | None = None) -> list[dict]:
         """As static/js/play/autosave.js saves: the one field changed since the last answer, with its base."""
         mine = str((int(track[0]) + 1) % 90)
         changes = {"players-0-track": [track[0], mine]}
-        data = {"version": version[0], "changes": json.dumps(changes), "new_rows": "[]"}
-        response = client.post(f"/g/{token}/save", data=data)
+        data = {"version": version[0], "changes": json.dumps(changes), "new_rows": "[]", "delta": "1"}
+        response = client.post(f"/g/{token}/save", data=data)  # answered with what changed
         assert response.status_code == 200, response.get_data(as_text=True)
         version[0], track[0] = response.json["version"], mine
 

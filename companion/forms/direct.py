@@ -203,17 +203,15 @@ def read(f: Leaf, text: str, names=()):
         return read_choice(f.pick, text)
     if f.kind == "name":
         return read_name(text, names)
-    raw = text.strip().replace("\u2212", "-")
-    if raw == "":
-        return OMIT, None
-    from .fields import _INT
+    from .fields import out_of_bounds, whole_number
 
-    if not _INT.fullmatch(raw):
-        return OMIT, _("doit être un nombre entier")
-    value = int(raw)
-    if not f.lo <= value <= f.hi:
-        return value, _("doit être entre {lo} et {hi}", lo=f.lo, hi=f.hi)
-    return value, None
+    try:
+        value = whole_number(text)
+    except ValueError as exc:
+        return OMIT, str(exc)
+    if value is None:
+        return OMIT, None
+    return value, out_of_bounds(value, f.lo, f.hi)
 
 
 def read_choice(pick: Pick, text: str):
@@ -368,10 +366,6 @@ def check(sc, document: dict, messages: dict[str, str], paths) -> object:
     blocking = bool(messages) or refused
     fold(errors, general, ["players"])  # the seat list has no message slot
     return Checked(None if blocking else document, errors, general, result)
-
-
-def key_of(document: dict) -> str:
-    return json.dumps(document, sort_keys=True, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- stored views without a form

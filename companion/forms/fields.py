@@ -29,6 +29,24 @@ from ..games import i18n
 from ..games.i18n import N_, _, tr
 
 _INT = re.compile(r"[+-]?\d{1,7}")
+
+
+def whole_number(text: str) -> int | None:
+    """A typed whole number as a `Count` reads it (the form, and the autosave's engine path alike):
+    None when blank; a ValueError with the field's message when it is not one ("−" is a minus)."""
+    raw = text.strip().replace("\u2212", "-")
+    if raw == "":
+        return None
+    if not _INT.fullmatch(raw):
+        raise ValueError(_("doit être un nombre entier"))
+    return int(raw)
+
+
+def out_of_bounds(value: int | None, lo: int, hi: int) -> str | None:
+    """A `Count`'s message for a number outside its bounds, else None."""
+    if value is not None and not lo <= value <= hi:
+        return _("doit être entre {lo} et {hi}", lo=lo, hi=hi)
+    return None
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice
 except ImportError:  # pragma: no cover - WTForms < 3.3
@@ -136,13 +154,8 @@ class Count(_Extras, StringField):
     def process_formdata(self, valuelist):
         if not valuelist:
             return
-        raw = valuelist[0].strip().replace("\u2212", "-")
         self.data = None
-        if raw == "":
-            return
-        if not _INT.fullmatch(raw):
-            raise ValueError(_("doit être un nombre entier"))
-        self.data = int(raw)
+        self.data = whole_number(valuelist[0])
 
     def _value(self):
         if self.raw_data:
@@ -152,8 +165,9 @@ class Count(_Extras, StringField):
     def pre_validate(self, form):
         if self.process_errors:
             raise StopValidation()
-        if self.data is not None and not self.lo <= self.data <= self.hi:
-            raise StopValidation(_("doit être entre {lo} et {hi}", lo=self.lo, hi=self.hi))
+        problem = out_of_bounds(self.data, self.lo, self.hi)
+        if problem:
+            raise StopValidation(problem)
 
 
 class Text(_Cloned, StringField):
