@@ -42,7 +42,7 @@ SHARED, EACH = "shared", "each"
 CARD_MODES = [(SHARED, N_("Une carte commune à tous")), (EACH, N_("Une carte par joueur"))]
 # A player's card points decide, once stored, whether the page shows one shared card (`to_form`):
 # never laid on the document alone, only with the view they make (`direct_view`), and kept in the
-# skeleton of the stored views (companion/forms/direct.py).
+# skeleton of the stored views (companion/forms/direct/).
 NOT_DIRECT = re.compile(r"players-\d+-artifact_card-\d+-points")
 
 
