@@ -111,9 +111,16 @@ def english_phone(browser, live_server):
     yield from _phone(browser, live_server, "en-GB")
 
 
-def _phone(browser, live_server, locale: str):
+@pytest.fixture
+def phone_without_js(browser, live_server):
+    """The same phone with JavaScript off: every page must work as plain forms."""
+    yield from _phone(browser, live_server, "fr-FR", javascript=False)
+
+
+def _phone(browser, live_server, locale: str, javascript: bool = True):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2, locale=locale)
+                                  has_touch=True, device_scale_factor=2, locale=locale,
+                                  java_script_enabled=javascript)
     origin = urlparse(live_server.url).netloc
     outside: list[str] = []
 

@@ -65,7 +65,7 @@ DANGLING = """() => [...document.querySelectorAll('[aria-describedby]')].flatMap
 
 
 @pytest.mark.browser
-def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(browser, live_server, phone):
+def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(phone, phone_without_js):
     """With JavaScript: the autosave sentence, each tile field's hint once above the tiles, and rows
     added by JS still point at descriptions that exist. Without: the sentence saying nothing is
     saved before « Enregistrer »."""
@@ -95,14 +95,9 @@ def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(browser, 
     assert phone.evaluate(DANGLING) == []
     screenshot(phone, "item-hints-rebirth")
 
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR", java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(url)
-        expect(page.locator(".nojs-only")).to_be_visible()
-        expect(page.locator(".nojs-only")).to_contain_text("Rien n'est enregistré avant « Enregistrer »")
-        expect(page.locator(".js-only").first).to_be_hidden()
-        screenshot(page, "edit-without-js")
-    finally:
-        context.close()
+    page = phone_without_js
+    page.goto(url)
+    expect(page.locator(".nojs-only")).to_be_visible()
+    expect(page.locator(".nojs-only")).to_contain_text("Rien n'est enregistré avant « Enregistrer »")
+    expect(page.locator(".js-only").first).to_be_hidden()
+    screenshot(page, "edit-without-js")

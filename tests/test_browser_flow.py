@@ -69,32 +69,27 @@ def test_a_game_played_player_by_player(phone, live_server):
     assert phone.locator("tr.totals td").all_inner_texts() == ["46", "56", "60"]
 
 
-def test_without_javascript_every_step_is_shown_in_order(browser, live_server, phone):
+def test_without_javascript_every_step_is_shown_in_order(phone, phone_without_js):
     url = new_game(phone, "rebirth", "scotland", ["Maëlle", "Yanis"])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  locale="fr-FR", java_script_enabled=False)
-    try:
-        page = context.new_page()
-        page.goto(url)
-        ids = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.id)")
-        assert ids == ["table", "joueur-1", "joueur-2"]
-        for stage in ids:
-            expect(page.locator(f"#{stage}")).to_be_visible()
-        tops = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
-        assert tops == sorted(tops)  # one column, in order
-        expect(page.locator("[data-turn]")).to_be_hidden()  # the bar's "Joueur suivant" needs JS
-        # The steps' links still lead somewhere: anchors in the page.
-        assert page.locator(".steps-list a").first.get_attribute("href") == "#table"
-        # One post carries every step's fields.
-        page.fill('[name="players-1-track"]', "40")
-        page.fill('[name="players-0-castles"]', "1")
-        page.locator('label:has(> input[name="edinburgh"][value="Maëlle"])').click()
-        page.get_by_role("button", name="Voir les résultats").click()
-        page.wait_for_url(re.compile(r"/resultats$"))
-        assert page.locator("tr.totals td").all_inner_texts() == ["5", "40"]
-        check_layout(page)
-    finally:
-        context.close()
+    page = phone_without_js
+    page.goto(url)
+    ids = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.id)")
+    assert ids == ["table", "joueur-1", "joueur-2"]
+    for stage in ids:
+        expect(page.locator(f"#{stage}")).to_be_visible()
+    tops = page.locator("[data-stage]").evaluate_all("els => els.map(e => e.getBoundingClientRect().top)")
+    assert tops == sorted(tops)  # one column, in order
+    expect(page.locator("[data-turn]")).to_be_hidden()  # the bar's "Joueur suivant" needs JS
+    # The steps' links still lead somewhere: anchors in the page.
+    assert page.locator(".steps-list a").first.get_attribute("href") == "#table"
+    # One post carries every step's fields.
+    page.fill('[name="players-1-track"]', "40")
+    page.fill('[name="players-0-castles"]', "1")
+    page.locator('label:has(> input[name="edinburgh"][value="Maëlle"])').click()
+    page.get_by_role("button", name="Voir les résultats").click()
+    page.wait_for_url(re.compile(r"/resultats$"))
+    assert page.locator("tr.totals td").all_inner_texts() == ["5", "40"]
+    check_layout(page)
 
 
 def test_warnings_beside_the_field_and_on_the_results(phone):

@@ -219,27 +219,20 @@ def test_the_pad_in_english_fits_the_phone(english_phone, live_server):
                                                                         "order": 2}
 
 
-def test_without_javascript_the_tiles_are_fields_and_the_pad_is_not_shown(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False,
-                                  locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        page.base_url = live_server.url
-        url = new_game(page, "rebirth", "scotland", ["Maëlle", "Yanis", "Inès"])
-        expect(page.locator("[data-tile-pad]").first).to_be_hidden()
-        expect(page.locator("[data-new-city]")).to_be_hidden()
-        page.fill('[name="cities-0-size"]', "2")
-        page.select_option('[name="cities-0-tiles-0-player"]', "Yanis")
-        page.fill('[name="cities-0-tiles-0-influence"]', "3")
-        page.get_by_role("button", name="Ajouter une tuile").click()
-        page.select_option('[name="cities-0-tiles-1-player"]', "Inès")
-        page.fill('[name="cities-0-tiles-1-influence"]', "3")
-        page.fill('[name="cities-0-tiles-1-order"]', "2")
-        page.get_by_role("button", name="Enregistrer").first.click()
-        page.wait_for_load_state("load")
-        assert stored_document(live_server, url)["cities"] == [
-            {"size": 2, "tiles": [{"player": "Yanis", "influence": 3},
-                                  {"player": "Inès", "influence": 3, "order": 2}]}]
-    finally:
-        context.close()
+def test_without_javascript_the_tiles_are_fields_and_the_pad_is_not_shown(phone_without_js, live_server):
+    page = phone_without_js
+    url = new_game(page, "rebirth", "scotland", ["Maëlle", "Yanis", "Inès"])
+    expect(page.locator("[data-tile-pad]").first).to_be_hidden()
+    expect(page.locator("[data-new-city]")).to_be_hidden()
+    page.fill('[name="cities-0-size"]', "2")
+    page.select_option('[name="cities-0-tiles-0-player"]', "Yanis")
+    page.fill('[name="cities-0-tiles-0-influence"]', "3")
+    page.get_by_role("button", name="Ajouter une tuile").click()
+    page.select_option('[name="cities-0-tiles-1-player"]', "Inès")
+    page.fill('[name="cities-0-tiles-1-influence"]', "3")
+    page.fill('[name="cities-0-tiles-1-order"]', "2")
+    page.get_by_role("button", name="Enregistrer").first.click()
+    page.wait_for_load_state("load")
+    assert stored_document(live_server, url)["cities"] == [
+        {"size": 2, "tiles": [{"player": "Yanis", "influence": 3},
+                              {"player": "Inès", "influence": 3, "order": 2}]}]

@@ -228,40 +228,29 @@ def test_board_painted_by_taps_matches_the_engine(phone, live_server):
         assert phone.locator(f'[name="players-0-{key}"]').input_value() == str(n)
 
 
-def test_without_javascript_the_community_is_typed_as_letters(browser, live_server):
+def test_without_javascript_the_community_is_typed_as_letters(phone_without_js):
     """No JS: both ways of entering a community are on the page; rows of letters and "A1" squares."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                  java_script_enabled=False, locale="fr-FR")
-    origin = urlparse(live_server.url).netloc
-    context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
-                  else route.abort())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base_url = live_server.url
-    try:
-        example = load_example("reterra.json")
-        grid = example["players"][1]["grid"]
-        new_game(page, ["Maëlle", "Yanis"])
-        assert page.locator("#players-1-grid-terrain-0").is_visible()  # no radio needed to see it
-        assert page.locator('[name="players-1-segments"]').is_visible()
-        page.check("#players-1-mode-1")
-        for r, row in enumerate(grid["terrain"]):
-            page.fill(f"#players-1-grid-terrain-{r}", row)
-        page.fill("#players-1-grid-sources", "F4")  # any square of the tile names it
-        page.fill("#players-1-grid-relics", "A1 H8")
-        page.fill("#players-1-grid-junk", "H8 A2")
-        page.fill("#players-1-grid-inhabitants", "E5 F6")
-        page.get_by_role("button", name="Enregistrer").click()
-        expect(page.locator("#e-players-1-grid-junk")).to_have_text(  # the page the post answers
-            "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)")
-        page.fill("#players-1-grid-junk", "H8")
-        page.get_by_role("button", name="Voir les résultats").click()
-        page.wait_for_url(re.compile(r"/resultats$"))
-        assert totals(page) == ["0", "25"]
-        check_layout(page)
-    finally:
-        context.close()
-
+    page = phone_without_js
+    example = load_example("reterra.json")
+    grid = example["players"][1]["grid"]
+    new_game(page, ["Maëlle", "Yanis"])
+    assert page.locator("#players-1-grid-terrain-0").is_visible()  # no radio needed to see it
+    assert page.locator('[name="players-1-segments"]').is_visible()
+    page.check("#players-1-mode-1")
+    for r, row in enumerate(grid["terrain"]):
+        page.fill(f"#players-1-grid-terrain-{r}", row)
+    page.fill("#players-1-grid-sources", "F4")  # any square of the tile names it
+    page.fill("#players-1-grid-relics", "A1 H8")
+    page.fill("#players-1-grid-junk", "H8 A2")
+    page.fill("#players-1-grid-inhabitants", "E5 F6")
+    page.get_by_role("button", name="Enregistrer").click()
+    expect(page.locator("#e-players-1-grid-junk")).to_have_text(  # the page the post answers
+        "la case A2 n'a pas de relique : le bric-à-brac se pose sur une relique (imprimée ou jeton)")
+    page.fill("#players-1-grid-junk", "H8")
+    page.get_by_role("button", name="Voir les résultats").click()
+    page.wait_for_url(re.compile(r"/resultats$"))
+    assert totals(page) == ["0", "25"]
+    check_layout(page)
 
 
 def drafts(page) -> list[str]:

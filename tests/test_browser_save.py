@@ -442,24 +442,17 @@ def test_holder_before_castles_still_saves_everything_else(phone, live_server):
     phone.wait_for_url(re.compile(r"/resultats$"))
 
 
-def test_without_javascript_enter_saves_and_comes_back_to_the_field(browser, live_server):
+def test_without_javascript_enter_saves_and_comes_back_to_the_field(phone_without_js, live_server):
     """No JS: Enter in a field is "Enregistrer" (not a list's "Ajouter une tuile"), and the page comes
     back at the field just typed, not at the top of a long page."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False,
-                                  locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        page.base_url = live_server.url
-        url = new_game(page, "rebirth", "scotland", NAMES)
-        page.fill('[name="players-1-ports"]', "3")
-        page.press('[name="players-1-ports"]', "Enter")
-        page.wait_for_url(re.compile(r"#f-players-1-ports$"))
-        assert page.locator('[name^="cities-0-tiles-1"]').count() == 0  # no tile added
-        assert stored_document(live_server, url)["players"][1]["ports"] == 3
-        assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
-    finally:
-        context.close()
+    page = phone_without_js
+    url = new_game(page, "rebirth", "scotland", NAMES)
+    page.fill('[name="players-1-ports"]', "3")
+    page.press('[name="players-1-ports"]', "Enter")
+    page.wait_for_url(re.compile(r"#f-players-1-ports$"))
+    assert page.locator('[name^="cities-0-tiles-1"]').count() == 0  # no tile added
+    assert stored_document(live_server, url)["players"][1]["ports"] == 3
+    assert page.evaluate("window.scrollY") > 844  # at the field, well down the page
 
 
 def test_the_autosave_carries_only_the_fields_typed(phone, live_server):
