@@ -1,4 +1,4 @@
-"""QR codes of the links a phone must open: inline SVG for the pages, text blocks for a terminal.
+"""QR codes of the links a phone must open: inline SVG for the pages, coloured half blocks for a terminal.
 
 Drawn by the server with segno (no request leaves the page, the CSP stays as it is). Error
 correction M survives a crease or a glare on a printed page; the quiet zone of 4 modules is the
@@ -7,7 +7,6 @@ standard's, which phone cameras need to find the code.
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 
 import segno
@@ -24,9 +23,28 @@ def svg(link: str, title: str = "") -> str:
                            svgclass="qr", lineclass=None, title=title or None)
 
 
+# Explicit colours from the 256-colour cube (16 is #000000, 231 is #ffffff: a terminal's theme
+# remaps the 16 basic colours, seldom these), so the code is black on white, quiet zone included,
+# on a light terminal (macOS's default) as on a dark one. Each line ends with a reset.
+DARK, LIGHT = 16, 231
+UPPER_HALF = "▀"
+
+
 def terminal(link: str) -> str:
-    """The code in Unicode half blocks (two modules a character), light modules drawn, as on a
-    dark terminal; readable by a phone from the screen of the machine that serves the app."""
-    out = io.StringIO()
-    segno.make(link, error="m", micro=False).terminal(out=out, compact=True, border=QUIET_ZONE)
-    return out.getvalue()
+    """The code in Unicode half blocks (two modules a character: the upper half in the foreground
+    colour, the lower in the background colour), black on white whatever the terminal's own
+    colours; readable by a phone from the screen of the machine that serves the app."""
+    rows = [[DARK if bit else LIGHT for bit in row]
+            for row in segno.make(link, error="m", micro=False).matrix_iter(border=QUIET_ZONE)]
+    if len(rows) % 2:
+        rows.append([LIGHT] * len(rows[0]))
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        line, now = "", None
+        for cell in zip(top, bottom, strict=True):
+            if cell != now:  # a colour is said when it changes
+                line += "\x1b[38;5;{};48;5;{}m".format(*cell)
+                now = cell
+            line += UPPER_HALF
+        lines.append(line + "\x1b[0m")
+    return "\n".join(lines) + "\n"

@@ -23,6 +23,12 @@ from qrdecode import decode, terminal_to_png
 
 ROOT = Path(__file__).resolve().parent.parent
 QR_LINE = re.compile(r"^[█▀▄ ]{20,}$")
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def is_qr_line(line: str) -> bool:
+    """A line of the terminal's QR code: half blocks only, once its colour sequences are set aside."""
+    return bool(QR_LINE.match(SGR.sub("", line)))
 
 
 def free_port() -> int:
@@ -87,7 +93,7 @@ def served(tmp_path):
 
 
 def qr_block(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if QR_LINE.match(line))
+    return "\n".join(line for line in text.splitlines() if is_qr_line(line))
 
 
 def test_the_banner_names_every_address_and_draws_the_first(tmp_path):
@@ -95,7 +101,9 @@ def test_the_banner_names_every_address_and_draws_the_first(tmp_path):
     text = banner("0.0.0.0", 5000, phones)
     assert re.search(r"^  http://192\.168\.1\.20:5000 +\(wlan0\)$", text, flags=re.M)
     assert re.search(r"^  http://10\.0\.0\.5:5000 +\(eth0\)$", text, flags=re.M)
-    assert decode(terminal_to_png(qr_block(text), tmp_path / "qr.png")) == ["http://192.168.1.20:5000"]
+    for theme in ("light", "dark"):  # macOS's Terminal and many others are light; others dark
+        png = terminal_to_png(qr_block(text), tmp_path / f"qr-{theme}.png", theme=theme)
+        assert decode(png) == ["http://192.168.1.20:5000"], theme
     assert "Sur cette machine : http://127.0.0.1:5000" in text
 
 
@@ -131,7 +139,9 @@ def test_make_run_serves_the_room_and_prints_the_address_as_a_qr_code(served, tm
     if urls:  # a machine with a network: the first address, drawn as a code a phone can read
         assert not any(u.startswith("http://127.") for u in urls)
         assert block, server.text
-        assert decode(terminal_to_png(block, tmp_path / "terminal-qr.png")) == [urls[0]]
+        for theme in ("light", "dark"):
+            png = terminal_to_png(block, tmp_path / f"terminal-qr-{theme}.png", theme=theme)
+            assert decode(png) == [urls[0]], theme
     else:  # a machine with no network at all (a sandbox): it says so rather than print a useless code
         assert "Aucune adresse réseau trouvée" in server.text
     assert "Traceback" not in server.text and "debug" not in server.text.lower()
@@ -145,7 +155,7 @@ def test_host_127_0_0_1_keeps_it_to_this_machine(served):
         get(f"http://127.0.0.2:{port}/")
     assert isinstance(refused.value.reason, ConnectionRefusedError)
     assert "Réservé à cette machine (HOST=127.0.0.1)" in server.text
-    assert not any(QR_LINE.match(line) for line in server.lines), "no code for an address no phone can open"
+    assert not any(is_qr_line(line) for line in server.lines), "no code for an address no phone can open"
 
 
 def test_a_busy_port_is_said_in_one_line_and_the_next_free_one_taken(served):
@@ -158,3 +168,17 @@ def test_a_busy_port_is_said_in_one_line_and_the_next_free_one_taken(served):
         assert len(said) == 1 and f"le compagnon prend le port {port + 1}" in said[0], server.text
         assert get(f"http://127.0.0.1:{port + 1}/") == 200
         assert "Traceback" not in server.text
+
+
+def test_an_uncoloured_drawing_reads_only_on_a_dark_terminal(tmp_path):
+    """The check above is a real one: a code drawn without colours (light modules as blocks, as
+    before) is found on a dark terminal's picture and not on a light one's, where it shows inverted."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make("http://192.168.1.20:5000", error="m").terminal(out=out, compact=True, border=4)
+    plain = out.getvalue()
+    assert decode(terminal_to_png(plain, tmp_path / "plain-dark.png", theme="dark")) == ["http://192.168.1.20:5000"]
+    assert decode(terminal_to_png(plain, tmp_path / "plain-light.png", theme="light")) == []
