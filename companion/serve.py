@@ -2,11 +2,13 @@
 
 `python -m companion.serve [--host H] [--port P] [--dev] [--lang en]`
 
-The tested production server (gunicorn with gunicorn.conf.py, never debug), on every interface
-unless `--host` (HOST in the Makefile) keeps it to one. Once a worker is ready to answer, the
-terminal says which address the phones open (this machine's network address, every one labelled
-when there are several) and draws it as a QR code. A busy port is said in one line and the next
-free one taken.
+The tested production server (gunicorn with gunicorn.conf.py, never debug) behind nginx when the
+machine has it (companion.front: nginx reads whole requests, so slow clients hold no gunicorn thread),
+on every interface unless `--host` (HOST in the Makefile) keeps it to one. Once a worker is ready to
+answer, the terminal says which address the phones open (this machine's network address, every one
+labelled when there are several) and draws it as a QR code. A port still held by this clone's
+previous run, whose master died, is waited for (its nginx stopped, its workers let go within a
+second); a port another program holds is said in one line and the next free one taken.
 The address found is handed to the app (COMPANION_LAN_ADDRESS), so that a page opened on this
 machine at 127.0.0.1 still gives links and QR codes the phones can open (companion.links).
 
@@ -16,16 +18,20 @@ machine at 127.0.0.1 still gives links and QR codes the phones can open (compani
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
+import json
 import os
+import signal
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import lan, qr
+from . import front, lan, qr
 from .games import i18n
 from .games.i18n import _
 
@@ -33,32 +39,114 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_HOST = "0.0.0.0"  # noqa: S104 - serving the room is the point; HOST=127.0.0.1 keeps it local
 DEFAULT_PORT = 5000
 PORTS_TRIED = 20
+# A master killed outright leaves workers behind; they let go of the port within a second
+# (companion.workers), this is the bound `make run` waits for them before it takes another port.
+LETTING_GO_WITHIN = 45.0
 
 
 class Refused(Exception):
     """A one-line reason the server cannot start (printed without a traceback, exit status 2)."""
 
 
+def bindable(host: str, port: int) -> bool:
+    """Whether `port` can be bound on `host` now; Refused for anything but a busy port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # As gunicorn and nginx bind: a port left in TIME_WAIT by a server just stopped is free.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+            return True
+        except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise Refused(_("L'adresse {host} n'est pas une adresse de cette machine.",
+                                host=host)) from None
+            if exc.errno == errno.EACCES:
+                raise Refused(_("Le port {port} est réservé (ports sous 1024) : choisissez-en un "
+                                "autre, par exemple PORT=5000.", port=port)) from None
+            if exc.errno != errno.EADDRINUSE:
+                raise Refused(f"{host}:{port} : {exc.strerror}") from None
+            return False
+
+
 def free_port(host: str, port: int, tries: int = PORTS_TRIED) -> int:
     """`port` if it can be bound on `host`, else the next free one; Refused when none is."""
     for candidate in range(port, min(port + tries, 65536)):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            # As gunicorn binds: a port left in TIME_WAIT by a server just stopped is free.
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                sock.bind((host, candidate))
-                return candidate
-            except OSError as exc:
-                if exc.errno == errno.EADDRNOTAVAIL:
-                    raise Refused(_("L'adresse {host} n'est pas une adresse de cette machine.",
-                                    host=host)) from None
-                if exc.errno == errno.EACCES:
-                    raise Refused(_("Le port {port} est réservé (ports sous 1024) : choisissez-en un "
-                                    "autre, par exemple PORT=5000.", port=candidate)) from None
-                if exc.errno != errno.EADDRINUSE:
-                    raise Refused(f"{host}:{candidate} : {exc.strerror}") from None
+        if bindable(host, candidate):
+            return candidate
     raise Refused(_("Les ports {first} à {last} sont tous pris : choisissez-en un autre avec PORT=…",
                     first=port, last=port + tries - 1))
+
+
+def instance_folder() -> Path:
+    return Path(os.environ.get("COMPANION_INSTANCE") or ROOT / "instance")
+
+
+def record_of(port: int) -> Path:
+    """Where a running `make run` on `port` writes its master's (and its nginx's) process id."""
+    return instance_folder() / f"serve-{port}.json"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _ours(pid: int, mark: str) -> bool:
+    """Whether process `pid` still is what we started (its command line names `mark`), where the
+    system tells (Linux); elsewhere the record is trusted."""
+    try:
+        return mark in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except FileNotFoundError:
+        return not Path("/proc/self").exists() and _alive(pid)
+    except OSError:
+        return False
+
+
+def previous_run(port: int) -> dict | None:
+    """The record of an earlier `make run` of this clone on `port` whose master has died, or None
+    (no record, or its master still runs: another server, which keeps its port)."""
+    try:
+        record = json.loads(record_of(port).read_text(encoding="utf-8"))
+        master = int(record["master"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return None if _alive(master) else record
+
+
+def reclaim(host: str, port: int, record: dict, within: float = LETTING_GO_WITHIN) -> bool:
+    """Have an earlier run's leftovers let go of `port`: its nginx is stopped at once (when the
+    kernel has not already), its workers are waited for; True once the port can be bound."""
+    nginx, folder = record.get("nginx"), str(record.get("folder") or "")
+    if isinstance(nginx, int) and folder and _ours(nginx, folder):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(nginx, signal.SIGTERM)
+    deadline = time.monotonic() + within
+    while not bindable(host, port):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def choose_port(host: str, port: int) -> int:
+    """`port`, once an earlier `make run` of this clone that died there has let go of it (said in a
+    line); the next free one only when another program holds it (said in a line)."""
+    if not bindable(host, port):
+        record = previous_run(port)
+        if record is not None:
+            print(_("Le port {port} est encore tenu par le compagnon lancé avant (arrêté brutalement) : "
+                    "le compagnon attend qu'il le libère.", port=port), flush=True)
+            reclaim(host, port, record)
+    chosen = free_port(host, port)
+    if chosen != port:
+        print(_("Le port {busy} est déjà pris (un autre programme l'utilise) : le compagnon prend le "
+                "port {port}.", busy=port, port=chosen), flush=True)
+    return chosen
 
 
 def addresses_for(host: str, found: Callable[[], list[lan.Interface]] = lan.interfaces,
@@ -96,9 +184,42 @@ def banner(host: str, port: int, phones: Sequence[lan.Interface]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _gunicorn(host: str, port: int, text: str) -> None:
-    """gunicorn with gunicorn.conf.py (the tested setup), quiet but for the banner and errors."""
+def proxied(host: str, port: int) -> tuple[front.Front | None, str]:
+    """nginx on `host:port` when there is one, and what gunicorn binds: nginx's Unix socket, else
+    `host:port` itself (said in a line when that leaves the room's slow clients to gunicorn)."""
+    nginx = front.binary()
+    if nginx:
+        try:
+            proxy, bind = front.start(nginx, host, port)
+        except (front.Failed, OSError) as exc:
+            print(_("nginx n'a pas démarré ({reason}) : gunicorn sert seul, sans protection contre "
+                    "les connexions lentes.", reason=str(exc).strip()), flush=True)
+        else:
+            os.environ.setdefault("TRUSTED_PROXIES", "1")  # nginx's X-Forwarded-For: the phone's address
+            return proxy, bind
+    elif not ipaddress.ip_address(host).is_loopback:
+        print(_("nginx est absent : gunicorn sert seul, et des connexions lentes du Wi-Fi peuvent le "
+                "bloquer. Installez nginx (sous Debian, `make run` le fait avec apt-get)."), flush=True)
+    return None, f"{host}:{port}"
+
+
+def _gunicorn(port: int, text: str, proxy: front.Front | None, bind: str) -> None:
+    """gunicorn with gunicorn.conf.py (the tested setup) on `bind`, quiet but for the banner and
+    errors; the run is recorded for the next one (choose_port), nginx stopped with it."""
     from gunicorn.app.wsgiapp import WSGIApplication
+
+    record = record_of(port)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps({"master": os.getpid(), "nginx": proxy.pid if proxy else None,
+                                  "folder": str(proxy.folder) if proxy else ""}), encoding="utf-8")
+    master = os.getpid()
+
+    def on_exit(_arbiter) -> None:
+        if os.getpid() != master:
+            return
+        if proxy is not None:
+            proxy.stop()
+        record.unlink(missing_ok=True)
 
     flag = Path(tempfile.mkdtemp(prefix="companion-serve-")) / "announced"
 
@@ -111,6 +232,8 @@ def _gunicorn(host: str, port: int, text: str) -> None:
                 """Ready means a worker that has loaded the app (and warmed WeasyPrint) is about to
                 take requests: the first one to get here prints the banner, once."""
                 earlier(worker)
+                if os.getppid() != worker.ppid:  # its master died meanwhile: nothing is served
+                    return
                 try:
                     os.close(os.open(flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
                 except FileExistsError:
@@ -119,6 +242,7 @@ def _gunicorn(host: str, port: int, text: str) -> None:
                 sys.stdout.flush()
 
             self.cfg.set("post_worker_init", post_worker_init)
+            self.cfg.set("on_exit", on_exit)
             if "GUNICORN_ACCESS_LOG" not in os.environ:  # a line per autosave would scroll the code away
                 self.cfg.set("accesslog", None)
             if "GUNICORN_LOG_LEVEL" not in os.environ:
@@ -126,7 +250,7 @@ def _gunicorn(host: str, port: int, text: str) -> None:
             else:
                 self.cfg.set("loglevel", os.environ["GUNICORN_LOG_LEVEL"])
 
-    sys.argv = ["gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--bind", f"{host}:{port}",
+    sys.argv = ["gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "--bind", bind,
                 "--chdir", str(ROOT), "companion:create_app()"]
     TableServer("%(prog)s [OPTIONS] [APP_MODULE]").run()
 
@@ -162,17 +286,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "127.0.0.1 pour cette machine seule).", host=args.host), file=sys.stderr)
             return 2
         try:
-            port = free_port(args.host, args.port)
+            port = choose_port(args.host, args.port)
         except Refused as exc:
             print(exc, file=sys.stderr)
             return 2
-        if port != args.port:
-            print(_("Le port {busy} est déjà pris (un autre programme l'utilise) : le compagnon prend le "
-                    "port {port}.", busy=args.port, port=port), flush=True)
         phones = addresses_for(args.host)
         os.environ["COMPANION_LAN_ADDRESS"] = phones[0].address if phones else ""
         text = banner(args.host, port, phones)
-    (_flask_dev if args.dev else _gunicorn)(args.host, port, text)
+        if args.dev:
+            _flask_dev(args.host, port, text)
+            return 0
+        proxy, bind = proxied(args.host, port)
+    _gunicorn(port, text, proxy, bind)
     return 0
 
 

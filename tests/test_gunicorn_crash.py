@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
+import subprocess
+import sys
 import time
 import urllib.request
 
@@ -111,3 +114,68 @@ def test_orphaned_workers_let_go_of_the_port_at_once(tmp_path):
         if first is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(first.proc.pid, signal.SIGKILL)
+
+
+GATED_CONF = '''
+import os, time
+exec(open({conf!r}, encoding="utf-8").read())
+_warm = post_worker_init
+
+
+def post_worker_init(worker):
+    """Warming up, as on a busy machine, until the test lets it finish."""
+    while not os.path.exists(os.environ["WARM_GATE"]):
+        time.sleep(0.05)
+    _warm(worker)
+'''
+
+
+def test_a_worker_still_warming_up_lets_go_of_the_port_when_its_master_dies(tmp_path):
+    """Issue 30: a fresh worker warming WeasyPrint (seconds on a busy machine, up to ~36 s measured)
+    runs none of gunicorn's loop yet, so it kept the port after its master's `kill -9` until it was
+    done. Here its warm-up lasts until the test says so: the port is free at once all the same, and
+    the worker leaves without serving once warm."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    make_app(tmp_path, SQLALCHEMY_DATABASE_URI=database)
+    conf = tmp_path / "gated.conf.py"
+    conf.write_text(GATED_CONF.format(conf=str(servers.ROOT / "gunicorn.conf.py")), encoding="utf-8")
+    gate, log = tmp_path / "warm-gate", tmp_path / "error.log"
+    port = free_port()
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path / "instance"), "DATABASE_URL": database,
+           "WEB_CONCURRENCY": "1", "GUNICORN_ERROR_LOG": str(log),
+           "GUNICORN_ACCESS_LOG": str(tmp_path / "a.log"),
+           "WARM_GATE": str(gate)}
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(conf), "--log-level", "info",
+                             "--bind", f"127.0.0.1:{port}", "companion:create_app()"],
+                            cwd=servers.ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "Booting worker with pid" not in (log.read_text(errors="replace") if log.exists() else ""):
+            assert time.monotonic() < deadline and proc.poll() is None, "gunicorn did not start a worker"
+            time.sleep(0.1)
+        worker = int(re.search(r"Booting worker with pid: (\d+)", log.read_text()).group(1))
+        os.kill(proc.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        proc.wait(10)
+        free_after = None
+        while time.monotonic() - killed < 10:
+            try:
+                with socket.socket() as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind(("127.0.0.1", port))
+                    probe.listen(1)
+                free_after = time.monotonic() - killed
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert free_after is not None and free_after < 2, f"port held {free_after} s"
+        os.kill(worker, 0)  # still warming up (raises once it is gone)
+        gate.touch()
+        deadline = time.monotonic() + 60
+        while "Master gone while this worker started" not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.1)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)

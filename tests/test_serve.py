@@ -4,11 +4,16 @@ addresses only: a server on every interface answers on 127.0.0.2, one kept to 12
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -16,9 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from companion import front
 from companion.games import i18n
 from companion.lan import Interface
 from companion.serve import addresses_for, banner
+from conftest import load_example
 from qrdecode import decode, terminal_to_png
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +47,7 @@ def free_port() -> int:
 class Served:
     """`make run` in its own process group, read until its banner says it is ready."""
 
-    def __init__(self, tmp_path: Path, **env: str):
+    def __init__(self, tmp_path: Path, ready: str = "Ctrl+C", **env: str):
         environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "HOST")}
         environ.update(COMPANION_INSTANCE=str(tmp_path / "instance"), WEB_CONCURRENCY="1",
                        GUNICORN_THREADS="4", LANG="fr_FR.UTF-8", **env)
@@ -54,10 +61,21 @@ class Served:
             if not line:
                 break
             self.lines.append(line.rstrip("\n"))
-            if line.startswith("Ctrl+C"):
+            if ready in line:
                 return
         self.stop()
         pytest.fail("make run never said it was ready:\n" + "\n".join(self.lines))
+
+    def rest(self, within: float = 90) -> str:
+        """What is still written to the terminal until every writer is gone (bounded)."""
+        rest, deadline = [], time.monotonic() + within
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.proc.stdout], [], [], deadline - time.monotonic())
+            line = self.proc.stdout.readline() if readable else ""
+            if not line:
+                break
+            rest.append(line)
+        return "".join(rest)
 
     @property
     def text(self) -> str:
@@ -182,3 +200,149 @@ def test_an_uncoloured_drawing_reads_only_on_a_dark_terminal(tmp_path):
     plain = out.getvalue()
     assert decode(terminal_to_png(plain, tmp_path / "plain-dark.png", theme="dark")) == ["http://192.168.1.20:5000"]
     assert decode(terminal_to_png(plain, tmp_path / "plain-light.png", theme="light")) == []
+
+
+# --- Slow clients and restarts -------------------------------------------------------------------
+
+SLOW = 200
+PAUSE = 1.0  # seconds between two bytes of a slow client, as measured in issue 30
+UNDER_ATTACK_WITHIN = 3.0  # seconds for a normal request beside them (issue 30's bound)
+
+
+def needs_nginx() -> None:
+    if front.binary() is None:
+        pytest.fail("nginx is missing: `make run` and `make test` install Debian's nginx package")
+
+
+class Tricklers(threading.Thread):
+    """Slow clients in one thread: each sent its first bytes, then sends one more every PAUSE s."""
+
+    def __init__(self, port: int, heads: list[bytes], tails: list[bytes]):
+        super().__init__(daemon=True)
+        self.socks = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in heads]
+        for sock, head in zip(self.socks, heads, strict=True):
+            sock.sendall(head)
+        self.tails = tails
+        self.stop = threading.Event()
+        self.rounds = 0
+        self.ticked = threading.Condition()
+
+    def run(self):
+        while not self.stop.wait(PAUSE):
+            for sock, tail in zip(self.socks, self.tails, strict=True):
+                with contextlib.suppress(OSError):
+                    sock.sendall(tail[self.rounds % len(tail):][:1])
+            with self.ticked:
+                self.rounds += 1
+                self.ticked.notify_all()
+
+    def next_round(self) -> None:
+        """Wait for the slow clients' next byte."""
+        with self.ticked:
+            seen = self.rounds
+            assert self.ticked.wait_for(lambda: self.rounds > seen, timeout=PAUSE + 10)
+
+    def closed_by_server(self, socks: list[socket.socket]) -> int:
+        """How many of `socks` the server has closed (a read finds the end, or a reset)."""
+        closed = 0
+        for sock in socks:
+            readable, _, _ = select.select([sock], [], [], 0)
+            if readable:
+                try:
+                    sock.setblocking(False)
+                    while data := sock.recv(4096):
+                        if not data:
+                            break
+                    closed += 1
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed += 1
+        return closed
+
+    def close(self):
+        self.stop.set()
+        self.join(PAUSE + 5)
+        for sock in self.socks:
+            sock.close()
+
+
+def timed(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes, float]:
+    """One request on a new connection, its own timeout the issue's bound; status, body, seconds."""
+    start = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=UNDER_ATTACK_WITHIN)
+    try:
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        res = conn.getresponse()
+        return res.status, res.read(), time.monotonic() - start
+    finally:
+        conn.close()
+
+
+def test_make_run_answers_beside_two_hundred_slow_sockets(served):
+    """Issue 30: 100 sockets sending their headers a byte a second and 100 sending a body as slowly
+    stopped `make run` (gunicorn alone). Behind its nginx, a GET and a POST still answer within 3 s,
+    and a header that never ends is cut (nginx's 10-s deadline for the whole header)."""
+    needs_nginx()
+    port = free_port()
+    server = served(PORT=str(port), HOST="127.0.0.1")
+    assert "nginx" not in server.text  # nginx was found and started: nothing to say about it
+    body = json.dumps(load_example("revive-abyss.json")).encode()
+    slow_body = (f"POST /api/v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {len(body)}\r\n\r\n").encode()
+    heads = [b"GET /api/v1/games HTTP/1.1\r\n"] * (SLOW // 2) + [slow_body] * (SLOW // 2)
+    tails = [b"X-Slow: " + b"a" * 4000] * (SLOW // 2) + [body] * (SLOW // 2)
+    slow = Tricklers(port, heads, tails)
+    slow.start()
+    headers_only = slow.socks[:SLOW // 2]
+    try:
+        worst = 0.0
+        while slow.rounds < 5:  # five bytes from each slow client meanwhile
+            status, answer, took = timed(port, "GET", "/api/v1/games")
+            assert status == 200 and b"revive" in answer
+            worst = max(worst, took)
+            status, answer, took = timed(port, "POST", "/api/v1/score", body)
+            assert status == 200 and json.loads(answer)["winners"] == ["Maëlle"]
+            worst = max(worst, took)
+            slow.next_round()
+        assert slow.closed_by_server(slow.socks) == 0, "every slow client was still there"
+        print(f"\nbeside {SLOW} slow sockets: worst GET/POST {worst:.3f} s")
+        # The headers' deadline: sockets still sending a header byte a second are cut within ~10 s.
+        deadline = time.monotonic() + 30
+        while slow.closed_by_server(headers_only) < len(headers_only) and time.monotonic() < deadline:
+            slow.next_round()
+        assert slow.closed_by_server(headers_only) == len(headers_only)
+        status, _, _ = timed(port, "GET", "/api/v1/games")
+        assert status == 200
+    finally:
+        slow.close()
+
+
+@pytest.mark.parametrize("proxy", ["nginx", "gunicorn alone"])
+def test_a_restart_comes_back_on_its_port_after_the_master_died_while_a_worker_warmed_up(
+        served, tmp_path, proxy):
+    """Issue 30: the master killed while a fresh worker warms up (WeasyPrint) left that worker on the
+    port for half a minute, and `make run` started again moved to the next port: every link and
+    code the phones held pointed at nothing. Now the port comes back, with or without nginx."""
+    if proxy == "nginx":
+        needs_nginx()
+    env = {"GUNICORN_LOG_LEVEL": "info"} | ({} if proxy == "nginx" else {"COMPANION_NGINX": ""})
+    port = free_port()
+    first = Served(tmp_path, ready="Booting worker with pid", PORT=str(port), **env)
+    try:
+        worker = int(re.search(r"Booting worker with pid: (\d+)", first.text).group(1))
+        master = int(Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        os.kill(master, signal.SIGKILL)  # the worker is loading the app and warming WeasyPrint
+        first.proc.wait(10)
+        second = served(PORT=str(port), **env)
+        rest = first.rest()  # until the orphaned worker is gone: it left without serving
+        assert "Master gone while this worker started" in rest, rest
+        assert "Le compagnon est prêt" not in rest  # no banner for a server that is not there
+        assert "déjà pris" not in second.text, second.text
+        assert f"Sur cette machine : http://127.0.0.1:{port}" in second.text
+        assert get(f"http://127.0.0.1:{port}/") == 200
+        if proxy == "gunicorn alone":  # said, for a server on the room's Wi-Fi
+            assert "nginx est absent" in second.text
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.proc.pid, signal.SIGKILL)
