@@ -57,20 +57,27 @@ zbar:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq zbar-tools; \
 	fi
 
-# The deployment's proxy (deploy/nginx/companion.conf), started for real by tests/test_proxy.py:
-# Debian's package. Its service is not started here; the tests run their own on loopback.
+# The deployment's proxy (deploy/nginx/companion.conf): `make run` starts its own in front of gunicorn
+# (companion/front.py), tests/test_proxy.py too. Debian's package; the system service the package
+# starts is stopped and disabled again (nothing of it stays listening on port 80). Without apt-get
+# (macOS...), `make run` serves with gunicorn alone and says so.
 nginx:
-	@if [ ! -x /usr/sbin/nginx ]; then \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; \
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx \
+	    && { $(SUDO) systemctl disable --now nginx >/dev/null 2>&1 \
+	         || $(SUDO) service nginx stop >/dev/null 2>&1 || true; }; \
+	  else echo "nginx: no apt-get here; install nginx with your package manager (make run works without it)"; fi; \
 	fi
 
 # Database schema through migrations, so a stored game survives upgrades.
 db: install
 	$(BIN)/flask db upgrade
 
-# gunicorn (gunicorn.conf.py) on every interface: prints the address the phones open and its QR code.
-# `HOST=127.0.0.1 make run` keeps it to this machine; a busy PORT moves to the next free one.
-run: db
+# gunicorn (gunicorn.conf.py) behind nginx (which waits for slow clients) on every interface: prints
+# the address the phones open and its QR code. `HOST=127.0.0.1 make run` keeps it to this machine; a
+# PORT another program holds moves to the next free one (this clone's previous run is waited for).
+run: db nginx
 	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
 
 # Flask's development server with its reloader and debugger: never for a table or a club, so it

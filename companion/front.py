@@ -51,11 +51,13 @@ def binary() -> str | None:
 
 
 def site(host: str, port: int, upstream: str, logs: Path) -> str:
-    """The club's site on `host:port` in front of `upstream` (`unix:/path`), logging into `logs`.
-    A table's address carries its port: the app is handed the Host the phone asked for, port included."""
+    """The club's site on `host:port` in front of `upstream` (`unix:/path`), its errors logged into
+    `logs`, no access log (a line per autosave, all day on a Pi's SD card). A table's address carries
+    its port: the app is handed the Host the phone asked for, port included."""
     text = SITE.read_text(encoding="utf-8")
     for old, new in (("listen 80;", f"listen {host}:{port};"), ("listen [::]:80;", ""),
                      ("server 127.0.0.1:8000;", f"server {upstream};"),
+                     ("access_log /var/log/nginx/companion.access.log companion;", "access_log off;"),
                      ("/var/log/nginx/", f"{logs}/"),
                      (f"{HEADER} Host $host;", f"{HEADER} Host $http_host;"),
                      (f"{HEADER} X-Forwarded-Host $host;", f"{HEADER} X-Forwarded-Host $http_host;")):

@@ -23,6 +23,7 @@ import errno
 import ipaddress
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -125,6 +126,8 @@ def reclaim(host: str, port: int, record: dict, within: float = LETTING_GO_WITHI
     if isinstance(nginx, int) and folder and _ours(nginx, folder):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(nginx, signal.SIGTERM)
+    if folder.startswith(tempfile.gettempdir()) and "companion-serve-" in folder:
+        shutil.rmtree(folder, ignore_errors=True)  # its configuration and Unix socket, left behind
     deadline = time.monotonic() + within
     while not bindable(host, port):
         if time.monotonic() > deadline:
@@ -220,6 +223,7 @@ def _gunicorn(port: int, text: str, proxy: front.Front | None, bind: str) -> Non
         if proxy is not None:
             proxy.stop()
         record.unlink(missing_ok=True)
+        shutil.rmtree(flag.parent, ignore_errors=True)
 
     flag = Path(tempfile.mkdtemp(prefix="companion-serve-")) / "announced"
 

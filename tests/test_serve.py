@@ -156,6 +156,9 @@ def test_make_run_serves_the_room_and_prints_the_address_as_a_qr_code(served, tm
     block = qr_block(server.text)
     if urls:  # a machine with a network: the first address, drawn as a code a phone can read
         assert not any(u.startswith("http://127.") for u in urls)
+        # The laptop's own page (through nginx when there is one) links to that address, port included.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as response:  # noqa: S310
+            assert f"{urls[0]}/".encode() in response.read()
         assert block, server.text
         for theme in ("light", "dark"):
             png = terminal_to_png(block, tmp_path / f"terminal-qr-{theme}.png", theme=theme)
