@@ -13,6 +13,7 @@ import select
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -351,3 +352,36 @@ def test_a_restart_comes_back_on_its_port_after_the_master_died_while_a_worker_w
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(first.proc.pid, signal.SIGKILL)
+
+
+def test_a_port_held_by_this_clones_dead_run_is_waited_for_and_another_programs_is_not(
+        tmp_path, monkeypatch, capsys):
+    """choose_port: the record of a run whose master is dead names its nginx, which is stopped, and
+    the port comes back; a port whose holder is no such leftover moves to the next one."""
+    from companion import serve
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+    folder = tmp_path / "companion-serve-left"
+    # A leftover holding the port, its command line naming its run's folder, as nginx's does.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import socket, sys; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, "
+         "socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', 0)); s.listen(); print(s.getsockname()[1], "
+         "flush=True); sys.stdin.read()", str(folder)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(holder.stdout.readline())
+        gone = subprocess.Popen(["true"])  # its process id: a master no longer running
+        gone.wait()
+        assert serve.choose_port("127.0.0.1", port) > port
+        assert "un autre programme" in capsys.readouterr().out  # no record: another program's port
+        serve.record_of(port).parent.mkdir(parents=True)
+        serve.record_of(port).write_text(json.dumps({"master": gone.pid, "nginx": holder.pid,
+                                                     "folder": str(folder)}))
+        assert serve.choose_port("127.0.0.1", port) == port
+        said = capsys.readouterr().out
+        assert f"Le port {port} est encore tenu par le compagnon lancé avant" in said
+        assert "un autre programme" not in said
+        assert holder.wait(10) == -signal.SIGTERM
+    finally:
+        holder.kill()
+        holder.wait(10)
