@@ -223,9 +223,10 @@ def _gunicorn(port: int, text: str, proxy: front.Front | None, bind: str) -> Non
         if proxy is not None:
             proxy.stop()
         record.unlink(missing_ok=True)
-        shutil.rmtree(flag.parent, ignore_errors=True)
+        flag.unlink(missing_ok=True)
 
-    flag = Path(tempfile.mkdtemp(prefix="companion-serve-")) / "announced"
+    flag = record.with_suffix(".announced")  # made by the first worker ready: the banner once
+    flag.unlink(missing_ok=True)
 
     class TableServer(WSGIApplication):
         def load_config(self) -> None:
