@@ -105,8 +105,8 @@ def test_a_tie_is_settled_in_ten_taps_from_home(phone, case):
     page.wait_for_url("**#reponse")
     result = engine_answer(game, variant, edition, tied, others, total, chips, numbers)
     expect(page.locator("#winner")).to_have_text(headline(result.winners))
-    ties = page.locator(".tie-answer .ties p")
-    expect(ties).to_have_text(result.explanation)
+    expect(page.locator(".tie-answer .ties .tie-short")).to_have_text(result.answers)
+    expect(page.locator(".tie-answer .ties .tie-detail p")).to_have_text(result.explanation)
     assert me.taps <= GOAL, f"{case}: {me.taps} taps"
     check_layout(page)
     screenshot(page, f"tie-{case}")

@@ -52,6 +52,27 @@ def test_scotland_edinburgh_then_stirling_even_from_outside_the_tie():
     assert winners("rebirth", "scotland", ana_bob, 87, {"edinburgh": None, "stirling": None}) == ana_bob
 
 
+def test_each_tie_has_its_short_answer_first():
+    """The pages open each tie with one line (who, and what decided), the reasoning folded below."""
+    result, _ = settle("rebirth", "scotland", ["Ana", "Bob", "Cy"], 87, {"edinburgh": None, "stirling": 2},
+                       tied=2)
+    assert result.answers == ["Cy gagne, puis Ana et Bob : Cy tient le château de Stirling",
+                              "Ana et Bob : ils partagent la 2e place"]
+    result, _ = settle("rebirth", "scotland", ["Ana", "Bob"], 87, {"edinburgh": 1, "stirling": None})
+    assert result.answers == ["Bob gagne, puis Ana : Bob tient le château d'Édimbourg"]
+    result, _ = settle("revive", "base", ["Ana", "Bob"], 40, {"leftover": [2, 4], "machine_progress": [0, 0]})
+    assert result.answers == ["Bob gagne, puis Ana : ressources restantes non converties (Ana 2, Bob 4)"]
+    # a tie no criterion splits: shared, and said so
+    result, _ = settle("revive", "base", ["Ana", "Bob"], 40, {"leftover": [1, 1], "machine_progress": [3, 3]})
+    assert result.answers == ["Ana et Bob : victoire partagée"]
+    # one short answer per sentence, whatever the ties (a tie below first place too)
+    for variant, values in (("scotland", {"edinburgh": 0, "stirling": None}),
+                            ("ireland", {"blarney": None, "tara_adjacent": [1, 3, 3]})):
+        result, _ = settle("rebirth", variant, ["Ana", "Bob", "Cy"], 60, values)
+        assert len(result.answers) == len(result.explanation) >= 1
+        assert all(len(a) < len(e) for a, e in zip(result.answers, result.explanation, strict=True))
+
+
 def test_ireland_blarney_then_tara():
     names = ["Ana", "Bob", "Cy"]
     assert winners("rebirth", "ireland", names, 60, {"blarney": 2, "tara_adjacent": [5, 0, 0]}) == ["Cy"]

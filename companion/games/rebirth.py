@@ -536,13 +536,15 @@ def _stirling(holder: str | None) -> Criterion:
         if holder in tie.names:
             groups = ((holder,), tuple(n for n in tie.names if n != holder))
             return Split(groups, _("{holder} tient le {name} ; {v3}",
-                                   holder=holder, name=name, v3=outcome(groups, tie.place)))
+                                   holder=holder, name=name, v3=outcome(groups, tie.place)),
+                         _("{holder} tient le {name}", holder=holder, name=name))
         if not tie.first:
             return None
         groups = ((holder,), tie.names)
         return Split(groups, _("{holder} tient le {name} et l'emporte même sans être à égalité en tête "
                                "(règle du château de Stirling) ; {v3}",
-                               holder=holder, name=name, v3=outcome(groups, tie.place)))
+                               holder=holder, name=name, v3=outcome(groups, tie.place)),
+                     _("{holder} tient le {name}", holder=holder, name=name))
 
     def same(tie: Tie) -> str:
         if holder is None:

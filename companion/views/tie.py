@@ -186,7 +186,7 @@ def _answer(choice: Choice, fields: tuple[TieField, ...], asked: Asked, errors: 
     first_tied = min(result.place_of(n) for n in tied_names)
     ranking = [(place.place, [n for n in place.players if n in tied_names or place.place < first_tied])
                for place in result.ranking]
-    return {"headline": headline(result.winners), "explanation": result.explanation,
+    return {"headline": headline(result.winners), "explanation": result.explanation, "answers": result.answers,
             "ranking": [(place, shown) for place, shown in ranking if shown], "names": names}
 
 
