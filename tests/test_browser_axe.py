@@ -123,8 +123,8 @@ def test_long_names_and_the_city_pad_pass_axe(language_phone):
             pad = page.locator("[data-tile-pad]:not([hidden])").first
             # every name whole on the pad: never cut ("Capuci…"), and nothing wider than the phone
             assert pad.locator(".pad-name > span").all_inner_texts() == names
-            assert pad.evaluate("p => [...p.querySelectorAll('.pad-name > span')].every("
-                                "s => s.scrollWidth <= s.clientWidth && s.getBoundingClientRect().right <= 390)")
+            assert pad.evaluate("p => [...p.querySelectorAll('.pad-name > span')].every(s => "
+                                "s.scrollWidth <= s.clientWidth && s.getBoundingClientRect().right <= 390)")
             screenshot(page, f"axe-{language}-{variant}-city-pad")
         show_player(page, 1)
         found[f"{variant} player"] = violations(page)

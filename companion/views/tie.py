@@ -186,8 +186,9 @@ def _answer(choice: Choice, fields: tuple[TieField, ...], asked: Asked, errors: 
     first_tied = min(result.place_of(n) for n in tied_names)
     ranking = [(place.place, [n for n in place.players if n in tied_names or place.place < first_tied])
                for place in result.ranking]
-    return {"headline": headline(result.winners), "explanation": result.explanation, "answers": result.answers,
-            "ranking": [(place, shown) for place, shown in ranking if shown], "names": names}
+    return {"headline": headline(result.winners), "explanation": result.explanation,
+            "answers": result.answers, "names": names,
+            "ranking": [(place, shown) for place, shown in ranking if shown]}
 
 
 def _slot_field(slot: str) -> str:
@@ -265,8 +266,9 @@ def _table(choice: Choice, named: tuple[str, ...], asked: Asked, errors: dict) -
             else:
                 rows.append((f"p{len(named) + k}", name))
     if len(rows) > choice.game.max_players:
-        errors["player-0"] = _("{game} se joue de {lo} à {hi} joueurs (il y en a {n})", game=choice.game.title,
-                               lo=choice.game.min_players, hi=choice.game.max_players, n=len(rows))
+        errors["player-0"] = _("{game} se joue de {lo} à {hi} joueurs (il y en a {n})",
+                               game=choice.game.title, lo=choice.game.min_players,
+                               hi=choice.game.max_players, n=len(rows))
     if not games.hooks_of(choice.game.id).seats_read:
         return [(name, k) for k, (_row, name) in enumerate(rows)]
     seated: dict[int, str] = {}
