@@ -45,13 +45,17 @@ def create(game: str, variant: str, players: list[str], colours: list[str],
            creation_key: str | None = None, labels: dict | None = None,
            document: dict | None = None, edition: str | None = None) -> GameRecord:
     """A new game; with `creation_key` (the new-game form's one-time key), the game that key
-    already created when there is one, so the same form posted twice makes one game."""
+    already created when there is one, so the same form posted twice makes one game. `document`:
+    what the game starts with (table-level keys; "players", each named as in `players`, with their
+    own fields: a tie carried into its game), never a bad value."""
     if creation_key:
         existing = by_creation_key(creation_key)
         if existing is not None:
             return existing
-    document = {"game": game, "variant": variant, **(document or {}),
-                "players": [{"name": n} for n in players]}
+    document = {"game": game, "variant": variant, **(document or {})}
+    document["players"] = document.get("players") or [{"name": n} for n in players]
+    if [p["name"] for p in document["players"]] != list(players):
+        raise ValueError("the document's players are not the names given")
     edition = edition_for(game, edition)
     record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
                         labels=labels or None, status="draft", version=1, creation_key=creation_key or None,

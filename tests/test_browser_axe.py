@@ -14,7 +14,7 @@ import pytest
 from played import store_games
 from test_play_rebirth import IRELAND
 
-from conftest import load_example
+from conftest import load_example, screenshot
 from helpers import show_player
 
 pytestmark = pytest.mark.browser
@@ -95,4 +95,37 @@ def test_results_pages_pass_axe(language_phone, live_server):
     found["history"] = violations(page)
     page.goto(page.base_url + "/statistiques")
     found["statistics"] = violations(page)
+    assert found == {k: [] for k in found}, (language, found)
+
+
+LONGEST = {"fr": ["Maëlle-Capucine de la Tour-Dauvergne", "Yanis-Alexandre Montgolfier-Sainte"],
+           "en": ["Christopher-Alexander Worthington", "Maximiliana Featherstonehaugh-Smythe"]}
+
+
+def test_long_names_and_the_city_pad_pass_axe(language_phone):
+    """Names as long as the new-game form takes them, on every variant's player step, and Rebirth's
+    city pad open (a button per player and influence)."""
+    language, page = language_phone
+    limit = int(page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant=ireland") and
+                page.locator("#players-0-name").get_attribute("maxlength"))
+    names = [(n * 2)[:limit].strip() for n in LONGEST[language]]
+    found = {}
+    for game, variant in VARIANTS:
+        page.goto(f"{page.base_url}/nouvelle?game={game}&variant={variant}")
+        for i, name in enumerate(names):
+            page.fill(f"#players-{i}-name", name)
+        page.get_by_role("button", name=START[language]).click()
+        page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+        if game == "rebirth":
+            page.locator(".pad-size").first.click()  # a new city: its pad of players and influences
+            page.locator("[data-tile-pad]:not([hidden])").first.wait_for()
+            found[f"{variant} city pad"] = violations(page)
+            pad = page.locator("[data-tile-pad]:not([hidden])").first
+            # every name whole on the pad: never cut ("Capuci…"), and nothing wider than the phone
+            assert pad.locator(".pad-name > span").all_inner_texts() == names
+            assert pad.evaluate("p => [...p.querySelectorAll('.pad-name > span')].every(s => "
+                                "s.scrollWidth <= s.clientWidth && s.getBoundingClientRect().right <= 390)")
+            screenshot(page, f"axe-{language}-{variant}-city-pad")
+        show_player(page, 1)
+        found[f"{variant} player"] = violations(page)
     assert found == {k: [] for k in found}, (language, found)

@@ -89,6 +89,10 @@ def test_tie_settled_by_leftover_resources(phone):
     finish(phone)
     assert phone.locator("h1.winner").inner_text() == "Alice gagne"
     assert totals(phone) == ["30", "30"]
+    # the short answer first, the reasoning one tap below
+    assert phone.locator(".ties .tie-short").all_inner_texts() == [
+        "Alice gagne, puis Bob : ressources restantes non converties (Alice 4, Bob 2)"]
+    phone.locator(".ties summary", has_text="Le détail").tap()
     ties = phone.locator(".ties").inner_text()
     assert "Alice et Bob à égalité (30 points)" in ties
     assert "ressources restantes non converties : Alice 4, Bob 2" in ties

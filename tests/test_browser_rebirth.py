@@ -137,7 +137,9 @@ def test_ireland_tie_for_first_settled_by_tara(phone, live_server):
     finish(phone)
     assert phone.locator("h1.winner").inner_text() == "Brian gagne"
     assert totals(phone) == ["107", "107", "97"]
-    assert phone.locator(".ties p").all_inner_texts() == [
+    assert phone.locator(".ties .tie-short").all_inner_texts() == [
+        "Brian gagne, puis Aoife : cases adjacentes à la tour ronde de Tara (Aoife 2, Brian 4)"]
+    assert phone.locator(".ties .tie-detail p").all_text_contents() == [
         "Aoife et Brian à égalité (107 points) ; aucun des deux ne tient le château de Blarney ; cases "
         "adjacentes à la tour ronde de Tara : Aoife 2, Brian 4 ; Brian gagne, puis Aoife."]
     check_layout(phone)

@@ -52,6 +52,27 @@ def test_scotland_edinburgh_then_stirling_even_from_outside_the_tie():
     assert winners("rebirth", "scotland", ana_bob, 87, {"edinburgh": None, "stirling": None}) == ana_bob
 
 
+def test_each_tie_has_its_short_answer_first():
+    """The pages open each tie with one line (who, and what decided), the reasoning folded below."""
+    result, _ = settle("rebirth", "scotland", ["Ana", "Bob", "Cy"], 87, {"edinburgh": None, "stirling": 2},
+                       tied=2)
+    assert result.answers == ["Cy gagne, puis Ana et Bob : Cy tient le château de Stirling",
+                              "Ana et Bob : ils partagent la 2e place"]
+    result, _ = settle("rebirth", "scotland", ["Ana", "Bob"], 87, {"edinburgh": 1, "stirling": None})
+    assert result.answers == ["Bob gagne, puis Ana : Bob tient le château d'Édimbourg"]
+    result, _ = settle("revive", "base", ["Ana", "Bob"], 40, {"leftover": [2, 4], "machine_progress": [0, 0]})
+    assert result.answers == ["Bob gagne, puis Ana : ressources restantes non converties (Ana 2, Bob 4)"]
+    # a tie no criterion splits: shared, and said so
+    result, _ = settle("revive", "base", ["Ana", "Bob"], 40, {"leftover": [1, 1], "machine_progress": [3, 3]})
+    assert result.answers == ["Ana et Bob : victoire partagée"]
+    # one short answer per sentence, whatever the ties (a tie below first place too)
+    for variant, values in (("scotland", {"edinburgh": 0, "stirling": None}),
+                            ("ireland", {"blarney": None, "tara_adjacent": [1, 3, 3]})):
+        result, _ = settle("rebirth", variant, ["Ana", "Bob", "Cy"], 60, values)
+        assert len(result.answers) == len(result.explanation) >= 1
+        assert all(len(a) < len(e) for a, e in zip(result.answers, result.explanation, strict=True))
+
+
 def test_ireland_blarney_then_tara():
     names = ["Ana", "Bob", "Cy"]
     assert winners("rebirth", "ireland", names, 60, {"blarney": 2, "tara_adjacent": [5, 0, 0]}) == ["Cy"]
@@ -245,21 +266,115 @@ def test_the_page_speaks_english(client):
     assert "Bob wins" in answer
 
 
-def test_the_full_game_starts_from_there_with_the_players_and_the_edition(app, client):
-    answer = client.post("/egalite?game=reterra&variant=base&edition=en",
-                         data={"name-0": "Ana", "name-1": "Bob", "total": "40", "buildings-0": "3"})
+def start_form(html: str) -> dict:
+    """The answer's "Saisir la partie complète" form as the page holds it: its inputs' values and
+    each select's chosen option."""
+    form = html[html.index('id="partie"'):]
+    form = form[:form.index("</form>")]
+    data: dict = {}
+    for tag in re.findall(r"<input [^>]*>", form):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        data[name.group(1)] = unescape(value.group(1)) if value else ""
+    for name, options in re.findall(r'<select [^>]*name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+        data[name] = re.search(r'value="(\d+)" selected', options).group(1)
+    return data
+
+
+def settled(client, query: str, data: dict) -> dict:
+    answer = client.post(f"/egalite?{query}", data=data)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
     html = answer.get_data(as_text=True)
-    once = re.search(r'name="once" value="([^"]+)"', html).group(1)
-    assert 'action="/egalite/partie?game=reterra&amp;variant=base&amp;edition=en"' in html
-    data = {"player": ["Ana", "Bob"], "once": once}
-    started = client.post("/egalite/partie?game=reterra&variant=base&edition=en", data=data)
-    again = client.post("/egalite/partie?game=reterra&variant=base&edition=en", data=data)
+    assert f'action="/egalite/partie?{query.replace("&", "&amp;")}"' in html
+    return start_form(html)
+
+
+def started_game(app, client, query: str, data: dict) -> GameRecord:
+    response = client.post(f"/egalite/partie?{query}", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    token = re.fullmatch(r"/g/([\w-]+)/#joueur-1", response.headers["Location"]).group(1)
+    with app.app_context():
+        return db.session.scalars(sa.select(GameRecord).where(GameRecord.edit_token == token)).one()
+
+
+def test_the_full_game_starts_from_there_with_the_players_and_the_edition(app, client):
+    query = "game=reterra&variant=base&edition=en"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "total": "40", "buildings-0": "3"})
+    started = client.post(f"/egalite/partie?{query}", data=data)
+    again = client.post(f"/egalite/partie?{query}", data=data)
     assert started.status_code == again.status_code == 302
     assert started.headers["Location"] == again.headers["Location"]  # posted twice: one game
     with app.app_context():
         record = db.session.scalars(sa.select(GameRecord)).one()
         assert [p["name"] for p in record.document["players"]] == ["Ana", "Bob"]
         assert record.edition == "en" and record.game == "reterra"
+        # the English edition's buildings are counted per card in play: not carried (docs/rulings.md)
+        assert record.document["players"] == [{"name": "Ana"}, {"name": "Bob"}]
+        assert record.status == "draft"
+
+
+def test_a_scottish_tie_hands_over_its_castles_and_every_player_in_their_seat(app, client):
+    query = "game=rebirth&variant=scotland"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "other-0": "Cy", "total": "60",
+                                   "edinburgh": "t1", "stirling": "o0"})
+    # the rule reads seats: each player the tie named is asked theirs, the others may be added
+    assert {k: v for k, v in data.items() if k.startswith("seat-")} == {
+        "seat-p0": "1", "seat-p1": "2", "seat-p2": "3", "seat-p3": "4"}
+    data.update({"player-0": "Dan", "seat-p0": "2", "seat-p1": "3", "seat-p2": "1", "seat-p3": "4"})
+    record = started_game(app, client, query, data)
+    doc = record.document
+    assert [p["name"] for p in doc["players"]] == ["Cy", "Ana", "Bob", "Dan"]
+    assert doc["edinburgh"] == "Bob" and doc["stirling"] == "Cy"
+    assert record.status == "draft"  # the castles themselves are the table's to type
+    assert len(record.colours) == 4
+    page = client.get(f"/g/{record.edit_token}/").get_data(as_text=True)
+    assert re.search(r'name="edinburgh" value="Bob" checked', page)  # Édimbourg's holder on the edit page
+
+
+def test_an_irish_tie_hands_over_blarney_and_tara(app, client):
+    query = "game=rebirth&variant=ireland"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "total": "50", "blarney": "t0",
+                                   "tara_adjacent-0": "2", "tara_adjacent-1": "5"})
+    doc = started_game(app, client, query, data).document
+    assert doc["blarney"] == "Ana"
+    assert [(p["name"], p.get("tara_adjacent")) for p in doc["players"]] == [("Ana", 2), ("Bob", 5)]
+
+
+def test_reterra_hands_over_the_inhabitants_and_revive_the_machine_progress(app, client):
+    query = "game=reterra&variant=base"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "total": "40", "inhabitants-0": "4",
+                                   "inhabitants-1": "6"})
+    assert not any(k.startswith("seat-") for k in data)  # Reterra reads no seat
+    data["player-1"] = "Cy"
+    doc = started_game(app, client, query, data).document
+    assert doc["players"] == [{"name": "Ana", "inhabitants": 4}, {"name": "Bob", "inhabitants": 6},
+                              {"name": "Cy"}]
+    query = "game=revive&variant=abyss"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "total": "70", "leftover-0": "3",
+                                   "leftover-1": "1", "machine_progress-0": "12", "machine_progress-1": "9"})
+    doc = started_game(app, client, query, data).document
+    # the tied total and the leftover resources are no field of the contract (docs/rulings.md)
+    assert doc["players"] == [{"name": "Ana", "machine_progress": 12}, {"name": "Bob", "machine_progress": 9}]
+    assert doc["variant"] == "abyss"
+
+
+@pytest.mark.parametrize("change, field, message", [
+    ({"seat-p1": "1"}, "seat-p1", "place déjà prise par Ana"),
+    ({"player-0": "ana"}, "player-0", "nom déjà pris par le joueur 1"),
+    ({"player-0": "Dan", "seat-p3": "9"}, "seat-p3", "doit être entre 1 et 4"),
+])
+def test_a_wrong_seat_or_name_is_said_beside_it_and_nothing_is_stored(app, client, change, field, message):
+    query = "game=rebirth&variant=scotland"
+    data = settled(client, query, {"name-0": "Ana", "name-1": "Bob", "other-0": "Cy", "total": "60",
+                                   "edinburgh": "t0"})
+    data.update(change)
+    response = client.post(f"/egalite/partie?{query}", data=data)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    error = re.search(rf'<p class="field-error" id="e-{field}" role="alert">([^<]*)</p>', html).group(1)
+    assert message in unescape(error)
+    assert 'id="winner"' in html  # the answer stays on the page, with what was typed
+    with app.app_context():
+        assert db.session.scalars(sa.select(GameRecord)).all() == []
 
 
 # ------------------------------------------------------------------ a stored game's edition

@@ -452,6 +452,8 @@ class Result:
     players: list[PlayerScore]
     ranking: list[Place]
     explanation: list[str]
+    # each explanation's short answer, first on the pages ("Cy gagne : Cy tient le château de Stirling")
+    answers: list[str] = field(default_factory=list)
 
     @property
     def winners(self) -> list[str]:
@@ -547,6 +549,7 @@ class Split:
 
     groups: tuple[tuple[str, ...], ...]
     reason: str
+    fact: str = ""  # what decided, in a few words ("Ana tient le château d'Édimbourg"): the short answer
 
 
 @dataclass(frozen=True)
@@ -611,7 +614,8 @@ def by_value(value: Callable[[str], int], noun: str, unit: str = "") -> Criterio
         groups = tuple(tuple(n for n in tie.names if values[n] == v) for v in distinct)
         listed = ", ".join(f"{n} {fmt(values[n])}" for n in tie.names)
         return Split(groups, _("{noun} : {listed} ; {outcome}", noun=noun, listed=listed,
-                               outcome=outcome(groups, tie.place)))
+                               outcome=outcome(groups, tie.place)),
+                     _("{noun} ({listed})", noun=noun, listed=listed))
 
     def same(tie: Tie) -> str:
         v = value(tie.names[0])
@@ -632,13 +636,15 @@ def holder_wins(holder: str | None, phrase: str, nobody: str | Callable[[Tie], s
         rest = tuple(n for n in tie.names if n != holder)
         groups = ((holder,), rest)
         return Split(groups, _("{phrase} ; {outcome}", phrase=phrase.format(name=holder),
-                               outcome=outcome(groups, tie.place)))
+                               outcome=outcome(groups, tie.place)), phrase.format(name=holder))
 
     return Criterion(split, nobody if callable(nobody) else lambda tie: nobody)
 
 
-def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple[list[Place], list[str]]:
-    """Places with shared ranks (1, 2, 2, 4) and one French sentence per tie settled.
+def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion],
+         answers: list[str] | None = None) -> tuple[list[Place], list[str]]:
+    """Places with shared ranks (1, 2, 2, 4) and one French sentence per tie settled; with
+    `answers`, each sentence's short answer is added to it (who wins, and what decided).
 
     Players are grouped by total; each tied group is split by the criteria in order;
     a sub-group still tied starts again at the criterion that split it (never earlier ones).
@@ -650,6 +656,7 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
     placed: set[str] = set()
     ranking: list[Place] = []
     explanation: list[str] = []
+    short = answers if answers is not None else []
 
     def emit(group: Sequence[str]) -> None:
         place = 1 + sum(len(p.players) for p in ranking)
@@ -678,6 +685,8 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
                 continue
             sep = _(" ; ")  # French typography spaces it; English does not
             explanation.append(f"{intro}{sep}{sep.join(reasons + [split.reason])}.")
+            said = outcome(split.groups, place)
+            short.append(_("{outcome} : {fact}", outcome=said, fact=split.fact) if split.fact else said)
             # A sub-group still tied starts again at this criterion: it will not split
             # them (they are equal on it) but says why, then the chain goes on.
             for sub in split.groups:
@@ -688,6 +697,7 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
 
         sep = _(" ; ")
         explanation.append(f"{intro}{sep}{sep.join(reasons + [shared])}.")
+        short.append(_("{names} : {shared}", names=join_names(group), shared=shared))
         emit(group)
 
     i = 0
@@ -702,5 +712,6 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion]) -> tuple
 
 def finish(game: str, variant: str, players: list[PlayerScore], criteria: Sequence[Criterion]) -> Result:
     """Build the result once every player is scored: the one place ranking happens."""
-    ranking, explanation = rank(players, criteria)
-    return Result(game, variant, players, ranking, explanation)
+    answers: list[str] = []
+    ranking, explanation = rank(players, criteria, answers)
+    return Result(game, variant, players, ranking, explanation, answers)

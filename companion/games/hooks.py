@@ -32,6 +32,9 @@ class Hooks:
     tiebreak_keys: ClassVar[tuple[str, ...]] = ()
     # Table-level parts a new game with the same table keeps ("rejouer": Reterra's buildings).
     kept_on_again: ClassVar[tuple[str, ...]] = ()
+    # A rule reads the players' seats (Rebirth: placement order, clockwise city ties): a game started
+    # from the tie page asks where each player sits.
+    seats_read: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -68,3 +71,10 @@ class Hooks:
         the engine as any game; or None and the problems, each at "total", a field's key or
         "key[i]" (the i-th tied player's number), with a French message."""
         return None, [Problem("game", _("ce jeu ne se départage pas sur cette page"))]
+
+    def tie_handover(self, question: TieQuestion) -> dict:
+        """What the full game keeps of a tie settled on the page: the table's own keys and, under
+        "players", one dict per name of `question.names` (in that order) with that player's own
+        fields, only what the table typed there and only where the contract has a field that holds
+        it as typed (docs/rulings.md, "A tie carried into its game")."""
+        return {"players": [{} for _name in question.names]}

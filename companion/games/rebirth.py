@@ -536,13 +536,15 @@ def _stirling(holder: str | None) -> Criterion:
         if holder in tie.names:
             groups = ((holder,), tuple(n for n in tie.names if n != holder))
             return Split(groups, _("{holder} tient le {name} ; {v3}",
-                                   holder=holder, name=name, v3=outcome(groups, tie.place)))
+                                   holder=holder, name=name, v3=outcome(groups, tie.place)),
+                         _("{holder} tient le {name}", holder=holder, name=name))
         if not tie.first:
             return None
         groups = ((holder,), tie.names)
         return Split(groups, _("{holder} tient le {name} et l'emporte même sans être à égalité en tête "
                                "(règle du château de Stirling) ; {v3}",
-                               holder=holder, name=name, v3=outcome(groups, tie.place)))
+                               holder=holder, name=name, v3=outcome(groups, tie.place)),
+                     _("{holder} tient le {name}", holder=holder, name=name))
 
     def same(tie: Tie) -> str:
         if holder is None:
@@ -827,9 +829,21 @@ def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
     return doc, []
 
 
+def tie_handover(q: TieQuestion) -> dict:
+    """The castles' holders by name and each tied player's spaces next to Tara: the castles' count
+    is not told there (a holder holds at least one, how many is the table's to type)."""
+    doc: dict = {key: q.names[q.values[key]] for key in VARIANT_TABLE_KEYS[q.variant]
+                 if q.values.get(key) is not None}
+    tara = q.values.get("tara_adjacent") if q.variant == "ireland" else None
+    doc["players"] = [{"tara_adjacent": tara[i]} if tara and i < q.tied and tara[i] else {}
+                      for i in range(len(q.names))]
+    return doc
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
+    seats_read = True  # R4's placement order, clockwise city ties
 
     def warnings(self, doc: dict, result: Result) -> list[Problem]:
         return warnings(doc, result)
@@ -842,6 +856,9 @@ class _Hooks(Hooks):
 
     def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
         return tie_document(question)
+
+    def tie_handover(self, question: TieQuestion) -> dict:
+        return tie_handover(question)
 
 
 HOOKS = _Hooks()

@@ -611,5 +611,12 @@ class _Hooks(Hooks):
     def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
         return tie_document(question)
 
+    def tie_handover(self, question: TieQuestion) -> dict:
+        """The inhabitants (French rule); the English edition's buildings are counted per card in
+        play, which the tie page does not ask: not carried (docs/rulings.md)."""
+        counts = question.values.get("inhabitants") if question.edition != ENGLISH else None
+        return {"players": [{"inhabitants": counts[i]} if counts and i < question.tied and counts[i] else {}
+                            for i in range(len(question.names))]}
+
 
 HOOKS = _Hooks()

@@ -378,5 +378,13 @@ class _Hooks(Hooks):
     def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
         return tie_document(question)
 
+    def tie_handover(self, question: TieQuestion) -> dict:
+        """The machine progress; the leftover resources (a total modulo 5) name no resource and the
+        total is a sum of categories: neither is a field of the contract (docs/rulings.md)."""
+        progress = question.values.get("machine_progress")
+        return {"players": [{"machine_progress": progress[i]}
+                            if progress and i < question.tied and progress[i] else {}
+                            for i in range(len(question.names))]}
+
 
 HOOKS = _Hooks()

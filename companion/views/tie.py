@@ -69,6 +69,9 @@ class Asked:
     others: list[str] = field(default_factory=list)
     total: str = ""
     values: dict = field(default_factory=dict)  # key -> "t0"/"o1"/"" (holder) or [str per seat] (count)
+    question: TieQuestion | None = None  # what was read, once every field is right
+    table: list[str] = field(default_factory=list)  # the full game's other players, as typed
+    seats: dict = field(default_factory=dict)  # "p3" (row of the full game's list) -> its seat, as typed
 
 
 def _choice() -> Choice | None:
@@ -89,16 +92,21 @@ def tie():
             abort(404)
         return render_template("play/tie.html", choice=None, choices=choices())
     fields = games.tie_offered(choice.game.id, choice.variant, choice.edition)
-    others = games.hooks_of(choice.game.id).tie_others(choice.variant)
-    asked = Asked(others=[""] * others)
+    asked = Asked(others=[""] * games.hooks_of(choice.game.id).tie_others(choice.variant))
     errors: dict[str, str] = {}
     answer = None
     if request.method == "POST":
         answer = _answer(choice, fields, asked, errors)
-    status = 422 if errors else 200
+    return _page(choice, fields, asked, errors, answer)
+
+
+def _page(choice: Choice, fields, asked: Asked, errors: dict, answer: dict | None,
+          start_errors: dict | None = None):
+    status = 422 if errors or start_errors else 200
     return render_template("play/tie.html", choice=choice, choices=choices(), fields=fields, asked=asked,
-                           errors=errors, answer=answer, seats=SEATS,
-                           once=secrets.token_urlsafe(32)), status
+                           errors=errors, answer=answer, seats=SEATS, start_errors=start_errors or {},
+                           seats_read=games.hooks_of(choice.game.id).seats_read,
+                           once=request.form.get("once") or secrets.token_urlsafe(32)), status
 
 
 def _count(text: str, lo: int, hi: int) -> tuple[int | None, str | None]:
@@ -168,6 +176,7 @@ def _answer(choice: Choice, fields: tuple[TieField, ...], asked: Asked, errors: 
         return None
     names = tuple(name for _slot, name in tied + outside)
     question = TieQuestion(choice.variant, choice.edition, names, len(tied), total, values)
+    asked.question = question
     result, problems = games.settle_tie(choice.game.id, question)
     if result is None:
         for p in problems:
@@ -178,7 +187,8 @@ def _answer(choice: Choice, fields: tuple[TieField, ...], asked: Asked, errors: 
     ranking = [(place.place, [n for n in place.players if n in tied_names or place.place < first_tied])
                for place in result.ranking]
     return {"headline": headline(result.winners), "explanation": result.explanation,
-            "ranking": [(place, shown) for place, shown in ranking if shown], "names": names}
+            "answers": result.answers, "names": names,
+            "ranking": [(place, shown) for place, shown in ranking if shown]}
 
 
 def _slot_field(slot: str) -> str:
@@ -194,20 +204,83 @@ def _problem_field(path: str, tied: list[tuple[str, str]]) -> str:
 
 
 def start():
-    """The full game from a tie settled here: a new game with those players (in the order given),
-    the variant and edition, the box's colours; the form's one-time key makes one game however
-    many times it is posted."""
+    """The full game from a tie settled here (docs/rulings.md, "A tie carried into its game"): the
+    tie form comes back with the answer's own part (the table's other players, the seats where the
+    game reads them); a new game with every player in their seat, what the game keeps of the tie
+    (hook `tie_handover`), the variant, the edition and the box's colours, opened on the first
+    player. The form's one-time key makes one game however many times it is posted."""
     choice = _choice()
     if choice is None:
         abort(404)
-    sc = forms.screens(choice.game.id)
-    names = [n.strip() for n in request.form.getlist("player")[:choice.game.max_players]]
-    document = {"game": choice.game.id, "variant": choice.variant, "players": [{"name": n} for n in names]}
     once = request.form.get("once", "")
-    if games.validate(document) or not ONCE.fullmatch(once):
+    if not ONCE.fullmatch(once):
         abort(400)
+    existing = store.by_creation_key(once)
+    if existing is not None:  # posted twice: the game the first post made
+        return _opened(existing)
+    fields = games.tie_offered(choice.game.id, choice.variant, choice.edition)
+    hooks = games.hooks_of(choice.game.id)
+    asked = Asked(others=[""] * hooks.tie_others(choice.variant))
+    errors: dict[str, str] = {}
+    answer = _answer(choice, fields, asked, errors)
+    if answer is None:
+        return _page(choice, fields, asked, errors, None)
+    question = asked.question
+    start_errors: dict[str, str] = {}
+    rows = _table(choice, question.names, asked, start_errors)
+    if start_errors:
+        return _page(choice, fields, asked, errors, answer, start_errors)
+    handed = hooks.tie_handover(question)
+    parts = dict(zip(question.names, handed.pop("players"), strict=True))
+    names = [name for name, _seat in rows]
+    document = {"game": choice.game.id, "variant": choice.variant, **handed,
+                "players": [{"name": n, **parts.get(n, {})} for n in names]}
+    sc = forms.screens(choice.game.id)
     record = store.create(choice.game.id, choice.variant, names, sc.default_colours(len(names)),
-                          creation_key=once, edition=choice.edition)
+                          creation_key=once, edition=choice.edition, document=document)
     db.session.commit()
     history.remember(record, can_edit=True)
-    return redirect(url_for("play.edit", token=record.edit_token))
+    return _opened(record)
+
+
+def _opened(record):
+    """The new game's page on its first player (the table's step holds nothing the tie told)."""
+    return redirect(url_for("play.edit", token=record.edit_token, _anchor="joueur-1"))
+
+
+def _table(choice: Choice, named: tuple[str, ...], asked: Asked, errors: dict) -> list[tuple[str, int]]:
+    """The full game's players in seat order: the players the tie named, then the others typed
+    (`player-k`), each with the seat chosen for it (`seat-pK`, where the game reads seats; else in
+    the order given). Problems go beside their field in `errors`."""
+    form = request.form
+    check = Checker()
+    seen = {name.casefold(): i for i, name in enumerate(named)}
+    rows = [(f"p{i}", name) for i, name in enumerate(named)]
+    asked.table = [form.get(f"player-{k}", "")[:200] for k in range(choice.game.max_players - len(named))]
+    for k, text in enumerate(asked.table):
+        if text.strip():
+            before = len(check.problems)
+            name = player_name(check, text, f"player-{k}", seen, len(seen))
+            if name is None:
+                errors[f"player-{k}"] = check.problems[before].message
+            else:
+                rows.append((f"p{len(named) + k}", name))
+    if len(rows) > choice.game.max_players:
+        errors["player-0"] = _("{game} se joue de {lo} à {hi} joueurs (il y en a {n})",
+                               game=choice.game.title, lo=choice.game.min_players,
+                               hi=choice.game.max_players, n=len(rows))
+    if not games.hooks_of(choice.game.id).seats_read:
+        return [(name, k) for k, (_row, name) in enumerate(rows)]
+    seated: dict[int, str] = {}
+    out = []
+    for k, (row, name) in enumerate(rows):
+        asked.seats[row] = form.get(f"seat-{row}", "")[:4]
+        seat, problem = _count(asked.seats[row] or str(k + 1), 1, len(rows))
+        if problem is None and seat in seated:
+            problem = _("place déjà prise par {name}", name=seated[seat])
+        if problem:
+            errors[f"seat-{row}"] = problem
+            continue
+        seated[seat] = name
+        out.append((name, seat))
+    return sorted(out, key=lambda item: item[1])

@@ -37,9 +37,23 @@
     });
   }
 
+  /* Back where you were: the step on screen is kept on this phone, per game, so that a refresh or
+     a game reopened later comes back to it (a link to a step or a field still wins). */
+  var KEPT = "companion-step:" + location.pathname;
+  function keptStep() {
+    try { return stepIndex(window.localStorage.getItem(KEPT) || ""); } catch (e) { return -1; }
+  }
+  function keepStep(k) {
+    try { window.localStorage.setItem(KEPT, steps[k].id); } catch (e) { /* private mode: not kept */ }
+    /* a link's #step or #field is where the page opened, not where the phone is now */
+    if (location.hash && stepOf(document.getElementById(location.hash.slice(1))) !== k && window.history.replaceState)
+      window.history.replaceState(window.history.state, "", location.pathname + location.search);
+  }
+
   function showStep(k, focus) {
     if (k < 0 || k >= steps.length) return;
     onStage = k;
+    keepStep(k);
     steps.forEach(function (s, j) { s.hidden = j !== k; });
     $all("[data-goto]").forEach(function (a) {
       if (a.classList.contains("seat")) {
@@ -88,10 +102,11 @@
     form.classList.add("stepped");
     var start = stepIndex(location.hash.slice(1));
     if (start < 0 && location.hash.length > 1) start = stepOf(document.getElementById(location.hash.slice(1)));
-    if (start < 0) {  // a refused post: the first step with a message
-      var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
-      start = firstBad ? stepOf(firstBad) : 0;
-    }
+    var firstBad = form.querySelector(".has-error, .field-error:not(:empty)");
+    var summary = document.getElementById("error-summary");
+    if (start < 0 && firstBad && summary && !summary.hidden) start = stepOf(firstBad);  // a refused post
+    if (start < 0) start = keptStep();  // a refresh, a game reopened
+    if (start < 0) start = firstBad ? stepOf(firstBad) : 0;
     showStep(Math.max(0, start), false);
     flagSteps();
 
