@@ -215,6 +215,7 @@ def test_the_upload_is_in_the_heavy_share_of_the_working_slots(app):
     heavy = HeavyPaths(app)
     assert ("/g/abc/photo", "POST") in heavy
     assert ("/parties/export.json", "GET") in heavy
+    assert ("/parties/importer", "POST") in heavy  # a file's photos are each decoded again
     for light in (("/g/abc/photo.jpg", "GET"), ("/g/abc/save", "POST"), ("/g/abc/photo/retirer", "POST"),
                   ("/r/abc/photo.jpg", "GET"), ("/g/abc/", "POST"), ("/photo", "POST")):
         assert light not in heavy, light

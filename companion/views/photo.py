@@ -31,7 +31,10 @@ def megabytes() -> int:
 
 
 def _refused(token: str, message: str, status: int = 422):
-    return results.results(token, photo_problem=message), status
+    page = results.results(token, photo_problem=message)
+    if isinstance(page, Response):  # no results to show any more (a draft again): its own answer
+        return page
+    return page, status
 
 
 def _too_large():
