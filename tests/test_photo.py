@@ -92,8 +92,8 @@ def test_a_phone_photo_is_kept_rotated_small_and_without_any_exif(app, client):
     (data, width, height, digest), key = stored(app, record)
     assert key == digest
     kept = Image.open(io.BytesIO(data))
-    # turned upright, 2048 at most
-    assert kept.format == "JPEG" and (width, height) == kept.size == (1536, 2048)
+    # turned upright, 2048 at most (decoded at half scale: 4000 px / 2)
+    assert kept.format == "JPEG" and (width, height) == kept.size == (1500, 2000)
     assert kept.getpixel((width // 2, 20))[2] > 200 and kept.getpixel((width // 2, height - 20))[0] > 200
     assert not kept.getexif() and not kept.getexif().get_ifd(ExifTags.IFD.GPSInfo)
     assert set(kept.info) <= {"jfif", "jfif_version", "jfif_unit", "jfif_density", "dpi"}
@@ -353,3 +353,14 @@ def test_photos_on_postgresql(postgres_url, tmp_path, monkeypatch):
         conn.execute(sa.text("DELETE FROM games WHERE id = :id"), {"id": record.id})
         assert conn.execute(sa.text("SELECT count(*) FROM game_photos WHERE game_id = :id"),
                             {"id": record.id}).scalar_one() == 0
+
+
+def test_the_long_side_is_at_most_2048_whatever_the_photo():
+    for size, expected in (((5000, 5000), (2048, 2048)), ((3000, 4000), (1500, 2000)),
+                           ((2500, 1000), (2048, 819)), ((1600, 1200), (1600, 1200)),
+                           ((8064, 6048), (2016, 1512)), ((640, 480), (640, 480))):
+        image = Image.new("RGB", size, (40, 90, 160))
+        out = io.BytesIO()
+        image.save(out, "PNG" if size[0] == 2500 else "JPEG")
+        photo = photos.prepare(out.getvalue())
+        assert (photo.width, photo.height) == expected == Image.open(io.BytesIO(photo.data)).size, size
