@@ -364,3 +364,28 @@ def test_the_long_side_is_at_most_2048_whatever_the_photo():
         image.save(out, "PNG" if size[0] == 2500 else "JPEG")
         photo = photos.prepare(out.getvalue())
         assert (photo.width, photo.height) == expected == Image.open(io.BytesIO(photo.data)).size, size
+
+
+@pytest.mark.browser
+def test_a_phone_takes_the_photo_and_sees_it_on_both_pages(phone, live_server, tmp_path):
+    """Headless Chromium at a phone's size, CSRF on: the file input (what the camera hands it), then
+    the photo on the results page and on the share link's page, drawn (CSP allowing it)."""
+    from playwright.sync_api import expect
+
+    [record] = store_games(live_server.app, None, [revive(("Alice", 30), ("Bob", 20))])
+    picture = tmp_path / "IMG_0001.JPG"
+    picture.write_bytes(phone_photo(1200, 900))
+    phone.goto(f"{phone.base_url}/g/{record.edit_token}/resultats")
+    field = phone.locator("#photo-file")
+    assert field.get_attribute("accept") == "image/*" and field.get_attribute("capture") == "environment"
+    field.set_input_files(str(picture))
+    phone.get_by_role("button", name="Enregistrer la photo").click()
+    expect(phone.locator(".flash")).to_contain_text("Photo du plateau enregistrée.")
+    image = phone.locator("img.board-photo-img")
+    expect(image).to_be_visible()
+    assert phone.wait_for_function("img => img.complete && img.naturalWidth === 900",
+                                   arg=image.element_handle())
+    assert image.bounding_box()["width"] <= 390
+    phone.goto(f"{phone.base_url}/r/{record.view_token}/")
+    expect(phone.locator("img.board-photo-img")).to_be_visible()
+    assert phone.wait_for_function("() => document.querySelector('img.board-photo-img').naturalHeight === 1200")
