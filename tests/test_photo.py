@@ -370,8 +370,9 @@ def test_the_long_side_is_at_most_2048_whatever_the_photo():
 def test_a_phone_takes_the_photo_and_sees_it_on_both_pages(phone, live_server, tmp_path):
     """Headless Chromium at a phone's size, CSRF on: the file input (what the camera hands it), then
     the photo on the results page and on the share link's page, drawn (CSP allowing it)."""
-    from helpers import check_layout
     from playwright.sync_api import expect
+
+    from helpers import check_layout
 
     [record] = store_games(live_server.app, None, [revive(("Alice", 30), ("Bob", 20))])
     picture = tmp_path / "IMG_0001.JPG"
@@ -390,4 +391,5 @@ def test_a_phone_takes_the_photo_and_sees_it_on_both_pages(phone, live_server, t
     check_layout(phone)  # one column, every tap target (the file input, replace, remove) 44 px at least
     phone.goto(f"{phone.base_url}/r/{record.view_token}/")
     expect(phone.locator("img.board-photo-img")).to_be_visible()
-    assert phone.wait_for_function("() => document.querySelector('img.board-photo-img').naturalHeight === 1200")
+    shown = "() => document.querySelector('img.board-photo-img').naturalHeight === 1200"
+    assert phone.wait_for_function(shown)
