@@ -17,8 +17,9 @@
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
 - Heavy routes (views marked `@heavy`: exports, statistics, a restore, a photo's upload) have a
-  share of their own, `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight exports of 5,000 games
-  at once wait their turn among themselves while the tables' autosaves and pages keep their slots.
+  share of their own, `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight
+  exports of 5,000 games at once wait their turn among themselves while the tables' autosaves and
+  pages keep their slots.
   A streamed response (a generator: the exports) holds its slot until its body is written or
   closed, since it works while it is sent; any other is done when the view returns. Heavy work
   also pauses every few games while other requests are working in the process (`pause`): one
