@@ -393,3 +393,42 @@ def test_a_phone_takes_the_photo_and_sees_it_on_both_pages(phone, live_server, t
     expect(phone.locator("img.board-photo-img")).to_be_visible()
     shown = "() => document.querySelector('img.board-photo-img').naturalHeight === 1200"
     assert phone.wait_for_function(shown)
+
+
+def test_an_upload_waits_for_the_heavy_share_while_the_tables_pages_go_on(app, client):
+    """The app's own gate: with the heavy share taken (an export running), a photo's upload waits
+    for it, while a table's page is answered at once; then the upload goes through."""
+    import threading
+
+    from companion.limits import GATE
+
+    record = scored_game(app, client)
+    gate = app.extensions[GATE]
+    data = phone_photo(800, 600)
+    answers = {}
+    waiting = threading.Event()
+
+    class Share:  # the heavy share, saying when a request starts waiting for it
+        def __init__(self, slots):
+            self.slots = slots
+
+        def acquire(self):
+            waiting.set()
+            return self.slots.acquire()
+
+        def release(self):
+            return self.slots.release()
+
+    gate.heavy_slots = Share(gate.heavy_slots)
+    gate.heavy_slots.slots.acquire()  # what a running export holds
+    try:
+        upload = threading.Thread(target=lambda: answers.update(upload=send(app.test_client(),
+                                                                            record.edit_token, data)))
+        upload.start()
+        assert waiting.wait(timeout=30)  # the upload asked for the heavy share...
+        assert client.get(f"/g/{record.edit_token}/resultats").status_code == 200  # the table's page
+        assert "upload" not in answers and upload.is_alive()  # still waiting for the heavy share
+    finally:
+        gate.heavy_slots.release()
+    upload.join(timeout=60)
+    assert answers["upload"].status_code == 302 and stored(app, record)[1] is not None
