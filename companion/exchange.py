@@ -7,7 +7,11 @@ The JSON file holds the contract documents as stored, with what the app keeps be
                 "colours": ["#c8372d", "#2f6fb3"], "document": {…contract document…}}]}
 
 A game played by another edition's rule than its game's default (Reterra's English edition) has
-`"edition": "en"` beside its document too; a game at the default has no such key.
+`"edition": "en"` beside its document too; a game at the default has no such key. A game scored since
+the app records it has `"scored_at"` (when it was first scored: its duration for BG Stats), and a game
+with a photo of its final board has `"photo": {"type": "image/jpeg", "data": "<base64>"}`: the file
+stays one file. A restored photo is checked as an upload is (companion/photos.py: one the app made
+is kept byte for byte, anything else is made again, its metadata left out).
 
 `id` is the game's uid (models.GameRecord.uid), kept by an import: restoring a file twice, or on the
 server the games came from, never duplicates a game. A game already present is left as it is (never
@@ -28,6 +32,7 @@ tables' requests (`limits.pause`): 5,000 games are neither scored nor held in me
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
@@ -38,11 +43,11 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import forms, games, jsonio, limits, summaries
+from . import forms, games, jsonio, limits, photos, summaries
 from .extensions import db
 from .games.core import InvalidDocument, Problem, join, join_names
 from .games.i18n import _
-from .models import DeviceGame, GameRecord
+from .models import DeviceGame, GamePhoto, GameRecord
 from .store import colours_of, edition_for, padded_colours
 
 FORMAT = "companion-export"
@@ -51,7 +56,9 @@ STATUSES = ("draft", "scored")
 MAX_GAMES = 10_000
 UID = re.compile(r"[0-9a-f]{32}")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
-GAME_KEYS = ("id", "status", "created_at", "updated_at", "colours", "document", "edition")
+GAME_KEYS = ("id", "status", "created_at", "updated_at", "colours", "document", "edition", "scored_at",
+             "photo")
+PHOTO_KEYS = ("type", "data")
 FIXED_COLUMNS = ("game_id", "game", "variant", "date", "status", "player", "colour", "seat", "place",
                  "total", "winner")
 
@@ -87,7 +94,8 @@ def records(device: str | None) -> list[GameRecord]:
 
 
 JSON_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.status, GameRecord.created_at,
-                GameRecord.updated_at, GameRecord.colours, GameRecord.document, GameRecord.edition)
+                GameRecord.updated_at, GameRecord.colours, GameRecord.document, GameRecord.edition,
+                GameRecord.first_scored_at, GameRecord.photo_key)
 CSV_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.game, GameRecord.variant, GameRecord.status,
                GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary,
                GameRecord.edition)
@@ -118,7 +126,26 @@ def _game_entry(r) -> dict:
              "updated_at": iso(r.updated_at), "colours": colours_of(r), "document": r.document}
     if getattr(r, "edition", None):  # only a table's choice: a file of default games is as it was
         entry["edition"] = r.edition
+    if getattr(r, "first_scored_at", None) is not None:
+        entry["scored_at"] = iso(r.first_scored_at)
     return entry
+
+
+def _with_photo(entry: dict, r) -> dict:
+    """`entry` with the game's photo when it has one."""
+    photo = _photo_entry(r.id) if getattr(r, "photo_key", None) else None
+    if photo is not None:
+        entry["photo"] = photo
+    return entry
+
+
+def _photo_entry(game_id: int) -> dict | None:
+    """A game's photo as the file holds it (read one game at a time: a batch of photos is never
+    held whole)."""
+    data = db.session.scalar(sa.select(GamePhoto.data).where(GamePhoto.game_id == game_id))
+    if data is None:  # removed meanwhile
+        return None
+    return {"type": photos.CONTENT_TYPE, "data": base64.b64encode(data).decode("ascii")}
 
 
 def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
@@ -126,7 +153,7 @@ def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": iso(now or datetime.now(UTC)),
-        "games": [_game_entry(r) for r in items],
+        "games": [_with_photo(_game_entry(r), r) for r in items],
     }
 
 
@@ -141,9 +168,14 @@ def json_chunks(groups: Iterable[Iterable], now: datetime | None = None) -> Iter
     for group in groups:
         parts = []
         for n, r in enumerate(group, 1):
-            parts.append("  " + json.dumps(_game_entry(r), ensure_ascii=False))
-            if n % limits.PAUSE_EVERY == 0:
+            entry = _with_photo(_game_entry(r), r)
+            parts.append("  " + json.dumps(entry, ensure_ascii=False))
+            photo = "photo" in entry
+            if n % limits.PAUSE_EVERY == 0 or photo:
                 limits.pause()
+            if photo:  # a photo is a few hundred kilobytes: sent at once, not held
+                yield (head + "\n" if empty else ",\n") + ",\n".join(parts)
+                empty, parts = False, []
         if parts:
             yield (head + "\n" if empty else ",\n") + ",\n".join(parts)
             empty = False
@@ -266,6 +298,8 @@ class Incoming:
     document: dict
     path: str = "games"  # where it is in the file (games[3]), for a refusal
     edition: str | None = None  # the rule set the table played by (None: the game's default)
+    scored_at: datetime | None = None  # when it was first scored (None: unknown)
+    photo: photos.Photo | None = None  # the photo of its final board, checked
 
 
 @dataclass
@@ -377,10 +411,32 @@ def _game(item: object, path: str, add) -> Incoming | None:
         message = _("édition inconnue pour {game} : {value} (attendu : {expected})",
                     game=game.title if game else "?", value=repr(edition), expected=expected)
         before(Problem(join(path, "edition"), message))
+    scored_at = _when(item.get("scored_at"), join(path, "scored_at"), before, required=False)
+    photo = _photo(item.get("photo"), join(path, "photo"), before) if "photo" in item else None
     if before.count:
         return None
     return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path,
-                    edition_for(document["game"], edition))
+                    edition_for(document["game"], edition), scored_at, photo)
+
+
+def _photo(value: object, path: str, add) -> photos.Photo | None:
+    """The photo of an export file's game ({"type": "image/jpeg", "data": base64}), checked as an
+    upload is; None (and a problem with its path) when it is not one."""
+    if (not isinstance(value, dict) or set(value) - set(PHOTO_KEYS)
+            or value.get("type") != photos.CONTENT_TYPE or not isinstance(value.get("data"), str)):
+        add(Problem(path, _("attendu : un objet avec « type » (image/jpeg) et « data » (la photo en "
+                            "base64)")))
+        return None
+    try:
+        data = base64.b64decode(value["data"], validate=True)
+    except ValueError:
+        add(Problem(join(path, "data"), _("base64 attendu")))
+        return None
+    try:
+        return photos.checked(data)
+    except photos.Refused as refused:
+        add(Problem(join(path, "data"), _(refused.message, **refused.values)))
+        return None
 
 
 class _Count:
@@ -438,9 +494,13 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
             record = GameRecord(uid=g.uid, game=g.document["game"], variant=g.document["variant"],
                                 document=g.document, colours=g.colours, status=g.status, version=1,
                                 created_at=g.created_at, updated_at=g.updated_at, edition=g.edition,
-                                summary=summaries.make(g.document, 1, edition=g.edition))
+                                summary=summaries.make(g.document, 1, edition=g.edition),
+                                first_scored_at=g.scored_at, photo_key=g.photo.digest if g.photo else None)
             db.session.add(record)
             db.session.flush()
+            if g.photo is not None:
+                db.session.add(GamePhoto(game_id=record.id, data=g.photo.data, width=g.photo.width,
+                                         height=g.photo.height, digest=g.photo.digest))
             if device is not None:
                 db.session.add(DeviceGame(device=device, game_id=record.id, can_edit=True))
             outcome.added.append(record)

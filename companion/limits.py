@@ -16,9 +16,10 @@
 - Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
-- Heavy routes (views marked `@heavy`: exports, statistics) have a share of their own,
-  `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight exports of 5,000 games
-  at once wait their turn among themselves while the tables' autosaves and pages keep their slots.
+- Heavy routes (views marked `@heavy`: exports, statistics, a restore, a photo's upload) have a
+  share of their own, `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight
+  exports of 5,000 games at once wait their turn among themselves while the tables' autosaves and
+  pages keep their slots.
   A streamed response (a generator: the exports) holds its slot until its body is written or
   closed, since it works while it is sent; any other is done when the view returns. Heavy work
   also pauses every few games while other requests are working in the process (`pause`): one
@@ -34,6 +35,8 @@ import threading
 import time
 
 from flask import Flask, abort, current_app, has_app_context, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, Rule
 
 TOO_LARGE = "companion.body_too_large"
 TOO_SLOW = "companion.body_too_slow"
@@ -70,7 +73,7 @@ class RequestGate:
         self.slots = threading.BoundedSemaphore(active) if active > 0 else None
         self.heavy_slots = threading.BoundedSemaphore(heavy) if heavy > 0 else self.slots
         self.heavy_paths = heavy_paths
-        self._heavy: frozenset | None = None
+        self._heavy: frozenset | HeavyPaths | None = None
         self.light = 0  # requests other than heavy ones working now (`yield_to_light`)
         self._count = threading.Lock()
 
@@ -78,8 +81,11 @@ class RequestGate:
         if self.limit is not None:
             self.buffer(environ)
         if self._heavy is None:  # read once the app's routes are all registered
-            self._heavy = frozenset(self.heavy_paths())
-        is_heavy = environ.get("PATH_INFO") in self._heavy
+            found = self.heavy_paths()
+            self._heavy = found if isinstance(found, HeavyPaths) else frozenset(found)
+        path = environ.get("PATH_INFO")
+        is_heavy = ((path, environ.get("REQUEST_METHOD", "GET")) in self._heavy
+                    if isinstance(self._heavy, HeavyPaths) else path in self._heavy)
         slots = self.heavy_slots if is_heavy else self.slots
         if slots is None:
             return self.app(environ, start_response)
@@ -152,12 +158,14 @@ class RequestGate:
         environ.pop("HTTP_TRANSFER_ENCODING", None)
 
 
-def upload(too_large):
-    """Mark a view as taking bodies up to `UPLOAD_MAX_BYTES` (not the app's MAX_CONTENT_LENGTH);
-    `too_large()` is its answer to a body larger still (a page that says the limit)."""
+def upload(too_large, limit: str = "UPLOAD_MAX_BYTES"):
+    """Mark a view as taking bodies up to the setting `limit` (`UPLOAD_MAX_BYTES`; the photo of the
+    final board: `PHOTO_MAX_BYTES`), not the app's MAX_CONTENT_LENGTH; `too_large()` is its answer
+    to a body larger still (a page that says the limit)."""
 
     def mark(view):
         view.too_large = too_large
+        view.upload_limit = limit
         return view
 
     return mark
@@ -220,9 +228,10 @@ def refuse():
         abort(408)
     if request.environ.get(TOO_LARGE):
         abort(413)
-    too_large = getattr(current_app.view_functions.get(request.endpoint), "too_large", None)
+    view = current_app.view_functions.get(request.endpoint)
+    too_large = getattr(view, "too_large", None)
     if too_large is not None:
-        request.max_content_length = current_app.config["UPLOAD_MAX_BYTES"]
+        request.max_content_length = current_app.config[view.upload_limit]
         if (request.content_length or 0) > request.max_content_length:
             return too_large()
     return None
@@ -234,11 +243,39 @@ def heavy_paths(app: Flask) -> set[str]:
             if not rule.arguments and getattr(app.view_functions.get(rule.endpoint), "heavy", False)}
 
 
+class HeavyPaths:
+    """The gate's test of a request (path, method) against the views marked `@heavy`: their paths
+    without variables exactly (a set), and those with variables (a game's photo upload,
+    /g/<token>/photo) through a URL map of their rules alone, asked only for a path ending as one of
+    them does: any other request costs a set lookup and one `endswith`."""
+
+    def __init__(self, app: Flask):
+        self.exact = frozenset(heavy_paths(app))
+        rules = [rule for rule in app.url_map.iter_rules()
+                 if rule.arguments and getattr(app.view_functions.get(rule.endpoint), "heavy", False)]
+        self.tails = tuple({rule.rule.rsplit(">", 1)[-1] for rule in rules})
+        self.adapter = (Map([Rule(rule.rule, endpoint=rule.endpoint, methods=rule.methods) for rule in rules])
+                        .bind("heavy.invalid") if rules else None)
+
+    def __contains__(self, request_line: tuple[str, str]) -> bool:
+        path, method = request_line
+        if path in self.exact:
+            return True
+        if self.adapter is None or not self.tails or not path.endswith(self.tails):
+            return False
+        try:
+            self.adapter.match(path, method=method)
+        except HTTPException:  # no such rule, another method, a redirect
+            return False
+        return True
+
+
 def init_app(app: Flask) -> None:
     """Call before any extension that reads the body (CSRF reads forms in its own hook)."""
     gate = RequestGate(app.wsgi_app, app.config.get("MAX_CONTENT_LENGTH"),
                        int(app.config.get("ACTIVE_REQUESTS") or 0),
-                       int(app.config.get("UPLOAD_MAX_BYTES") or BUFFERED_MAX),
-                       heavy=int(app.config.get("HEAVY_REQUESTS") or 0), heavy_paths=lambda: heavy_paths(app))
+                       max(int(app.config.get("UPLOAD_MAX_BYTES") or BUFFERED_MAX),
+                           int(app.config.get("PHOTO_MAX_BYTES") or 0)),
+                       heavy=int(app.config.get("HEAVY_REQUESTS") or 0), heavy_paths=lambda: HeavyPaths(app))
     app.wsgi_app = app.extensions[GATE] = gate
     app.before_request(refuse)

@@ -62,6 +62,14 @@ class GameRecord(db.Model):
     creation_key: Mapped[str | None] = mapped_column(sa.String(64), unique=True, index=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now, onupdate=now)
+    # When the game was first stored as scored ("Voir les résultats"), set once by the save that did
+    # it (`store.save`) and never moved again: with `created_at` (the table starting the game), the
+    # game's duration sent to BG Stats. None: not scored yet, or scored before this was recorded.
+    first_scored_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), nullable=True)
+    # The digest of the photo of the final board kept with the game (`GamePhoto`), None when none:
+    # on the row the results pages read anyway, so knowing there is one (and keying their caches
+    # by it) costs no query.
+    photo_key: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
 
 
 class DeviceGame(db.Model):
@@ -75,3 +83,19 @@ class DeviceGame(db.Model):
     # True when the device holds the edit link (it created the game or opened /g/...); False for
     # a game only seen through its read-only link.
     can_edit: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
+
+
+class GamePhoto(db.Model):
+    """The photo of a game's final board (companion/photos.py): a JPEG, long side at most 2048 px,
+    without any metadata. In the database, beside the game it belongs to: one backup holds both,
+    every worker and server reads it, and it goes with the game (ON DELETE CASCADE, and
+    `store.delete` removes it in the same transaction)."""
+
+    __tablename__ = "game_photos"
+
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    width: Mapped[int]
+    height: Mapped[int]
+    digest: Mapped[str] = mapped_column(sa.String(32))  # its bytes' SHA-256, cut: ETag and cache keys
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)

@@ -11,6 +11,9 @@ MAX_DOCUMENT_BYTES = 384 * 1024
 # The largest body any view takes: a restored export file (a club's 5,000 games are about 10 MB).
 # The one number for uploads: the restore page says it, the request gate reads that much ahead.
 UPLOAD_MAX_BYTES = 16 * 1024 * 1024
+# The largest photo of a final board a phone may send (the results page says it): a 12 Mpx phone
+# photo is 2 to 6 MB, a 50 Mpx one up to 20. What is kept is far smaller (companion/photos.py).
+PHOTO_MAX_BYTES = 16 * 1024 * 1024
 
 
 def database_url(instance_path: str) -> str:
@@ -63,6 +66,7 @@ def from_env(instance_path: str) -> dict:
         "SECRET_KEY": secret_key(instance_path),
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
         "UPLOAD_MAX_BYTES": int(os.environ.get("UPLOAD_MAX_BYTES", "") or UPLOAD_MAX_BYTES),
+        "PHOTO_MAX_BYTES": int(os.environ.get("PHOTO_MAX_BYTES", "") or PHOTO_MAX_BYTES),
         # Requests running the app at once per process (companion.limits); 0: no limit.
         "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         # Heavy routes (exports, statistics) working at once per process, beside those: their own share.

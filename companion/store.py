@@ -22,7 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from . import devices, games, score_cache, summaries
 from .extensions import db
 from .games import i18n
-from .models import DeviceGame, GameRecord, now
+from .models import DeviceGame, GamePhoto, GameRecord, now
 
 
 class Missing(LookupError):
@@ -176,7 +176,10 @@ def saving() -> Iterator[sa.Connection]:
 # One statement, compiled once: building an UPDATE's values at each save cost more than running it.
 _WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
           .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
-                   for name in ("document", "version", "updated_at", "summary", "status")}))
+                   for name in ("document", "version", "updated_at", "summary", "status")})
+          # set once, by the save that first stores the game as scored (`scored_at`: None otherwise)
+          .values(first_scored_at=sa.func.coalesce(
+              _TABLE.c.first_scored_at, sa.bindparam("scored_at", type_=_TABLE.c.first_scored_at.type))))
 
 MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
 
@@ -203,7 +206,8 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     def statements():  # the session's connection is taken again after a rollback
         return connection if connection is not None else db.session.connection()
 
-    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version})
+    scored_at = values["updated_at"] if values["status"] == "scored" else None
+    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
     if done.rowcount != 1:
         on.rollback()
         if isinstance(record, Held):
@@ -218,6 +222,8 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         return replace(record, document=document, version=version + 1, status=status or record.status)
     for key, value in values.items():
         set_committed_value(record, key, value)
+    if record.first_scored_at is None and scored_at is not None:
+        set_committed_value(record, "first_scored_at", scored_at)
     return record
 
 
@@ -256,7 +262,45 @@ def set_status(record: GameRecord, status: str) -> None:
 
 def delete(record: GameRecord) -> None:
     db.session.execute(sa.delete(DeviceGame).where(DeviceGame.game_id == record.id))
+    db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))  # SQLite: no cascade
     db.session.delete(record)
+    db.session.commit()
+
+
+# --------------------------------------------------------------------------- the photo of the final board
+
+
+def photo_of(game_id: int) -> GamePhoto | None:
+    """A game's photo (companion.photos made it: a JPEG without metadata), None when it has none."""
+    return db.session.get(GamePhoto, game_id)
+
+
+def set_photo(record, photo) -> None:
+    """Keep `photo` (a `photos.Photo`) as the game's, replacing the one it had, and its digest on the
+    game's row (`photo_key`: the pages know there is one without a query). The game's version and
+    document are untouched: a photo is no save, so no phone's entry is ever in conflict with it."""
+    for attempt in (1, 2):
+        try:
+            db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
+            db.session.add(GamePhoto(game_id=record.id, data=photo.data, width=photo.width,
+                                     height=photo.height, digest=photo.digest))
+            done = db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id)
+                                      .values(photo_key=photo.digest).execution_options(synchronize_session=False))
+            if done.rowcount != 1:  # the game was deleted meanwhile
+                db.session.rollback()
+                raise Missing
+            db.session.commit()
+            return
+        except sa.exc.IntegrityError:  # another phone's photo of the same game, at the same instant
+            db.session.rollback()
+            if attempt == 2:
+                raise
+
+
+def remove_photo(record) -> None:
+    db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
+    db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id).values(photo_key=None)
+                       .execution_options(synchronize_session=False))
     db.session.commit()
 
 

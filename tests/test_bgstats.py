@@ -103,3 +103,78 @@ def test_a_game_still_being_scored_has_no_link(app, client):
     [record] = store_games(app, device, [revive(("Alice", 3), ("Bob", 4))], status="draft")
     html = client.get(f"/r/{record.view_token}/").get_data(as_text=True)
     assert "Partie en cours de saisie" in html and "bgstatsapp" not in html
+
+
+# --------------------------------------------------------------------------- duration (issue 31)
+
+
+def test_duration_in_whole_minutes_only_when_it_is_a_sittings_length():
+    start = datetime(2026, 11, 24, 20, 0, 0)  # naive: SQLite's stored UTC
+    assert bgstats.duration_min(start, start + timedelta(minutes=47, seconds=29)) == 47
+    assert bgstats.duration_min(start, start + timedelta(minutes=47, seconds=31)) == 48
+    assert bgstats.duration_min(start.replace(tzinfo=UTC), WHEN) == 5  # zones read, 20:05:09 UTC
+    assert bgstats.duration_min(start, start + timedelta(hours=12)) == 720
+    for unknown in (None, start + timedelta(seconds=20), start + timedelta(hours=12, minutes=1),
+                    start - timedelta(minutes=5)):
+        assert bgstats.duration_min(start, unknown) is None, unknown  # entered afterwards, another day
+    assert bgstats.duration_min(None, start) is None
+
+
+def test_the_link_carries_the_duration_and_a_confirmed_boardgamegeek_id(monkeypatch):
+    doc = revive(("Alice", 30), ("Bob", 20))
+    data = decode(bgstats.link(games.score(doc), uid="0" * 32, played_at=WHEN, duration=95))
+    assert list(data) == ["sourceName", "sourcePlayId", "playDate", "durationMin", "game", "players"]
+    assert data["durationMin"] == 95
+    assert bgstats.BGG_IDS == {}  # no source at hand confirms one (docs/rulings.md): never invented
+    assert "bggId" not in data["game"]
+    monkeypatch.setitem(bgstats.BGG_IDS, "revive", 123456)  # where one is known, it is sent
+    data = decode(bgstats.link(games.score(doc), uid="0" * 32, played_at=WHEN))
+    assert data["game"]["bggId"] == 123456 and "durationMin" not in data
+
+
+def test_the_game_records_when_it_was_first_scored_and_its_page_sends_the_duration(app, client):
+    """Started on the new-game page, first scored by "Voir les résultats" 47 minutes later: the BG
+    Stats link says 47; later saves, scored or back to a draft, never move that moment."""
+    import sqlalchemy as sa
+    from test_play import revive_form
+
+    from companion.extensions import db
+    from companion.models import GameRecord, now
+    from helpers import autosave, create_game
+
+    token = create_game(client, "revive", "base", ["Alice", "Bob"])
+
+    def row():
+        with app.app_context():
+            return db.session.execute(sa.select(GameRecord.created_at, GameRecord.first_scored_at,
+                                                GameRecord.version, GameRecord.status)
+                                      .where(GameRecord.edit_token == token)).one()
+
+    with app.app_context():
+        db.session.execute(sa.update(GameRecord).where(GameRecord.edit_token == token)
+                           .values(created_at=now() - timedelta(minutes=47, seconds=10)))
+        db.session.commit()
+    assert autosave(client, token, 1, players__0__track=("", "12")).status_code == 200
+    assert row().first_scored_at is None and row().status == "draft"  # entered, not scored yet
+
+    doc = {"players": [{"name": "Alice", "track": 30}, {"name": "Bob", "track": 20}]}
+    finish = revive_form(doc, row().version) | {"action": "finish"}
+    assert client.post(f"/g/{token}/", data=finish).status_code == 302
+    created, scored, version, status = row()
+    assert status == "scored" and scored is not None
+    assert bgstats.duration_min(created, scored) == 47
+    html = client.get(f"/g/{token}/resultats").get_data(as_text=True)
+    [url] = re.findall(r'href="([^"]+)" rel="noopener noreferrer" target="_blank">Envoyer à BG Stats', html)
+    assert decode(unescape(url))["durationMin"] == 47
+
+    doc["players"][1]["track"] = 25
+    finish = revive_form(doc, version) | {"action": "finish"}
+    assert client.post(f"/g/{token}/", data=finish).status_code == 302
+    assert row().version == version + 1 and row().first_scored_at == scored  # set once
+    from companion import store
+
+    with app.test_request_context("/"):  # back to a draft, then scored again: still the first moment
+        held = store.held_by_edit_token(token)
+        held = store.save(held, held.document, held.version, status="draft")
+        store.save(held, held.document, held.version, status="scored")
+    assert row().status == "scored" and row().version == version + 3 and row().first_scored_at == scored

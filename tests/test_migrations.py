@@ -41,3 +41,32 @@ def test_games_stored_before_uids_get_one_each(tmp_path, monkeypatch):
         uids = [row[0] for row in conn.execute(sa.text("SELECT uid FROM games"))]
     assert len(uids) == 3 and len(set(uids)) == 3
     assert all(len(u) == 32 and int(u, 16) >= 0 for u in uids)
+
+
+def test_games_stored_before_the_photos_keep_everything_and_have_none(tmp_path, monkeypatch):
+    """Issue 31 on a server with games: the new columns are empty (no photo, first scoring unknown:
+    no duration sent), the photos' table is there and takes a photo; a downgrade gives it all back."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite3'}"})
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade", "i24a0edition1"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO games (edit_token, view_token, uid, game, variant, document, version, status, "
+            "created_at, updated_at) VALUES ('e', 'v', :uid, 'revive', 'base', '{\"a\": 1}', 3, 'scored', "
+            "'2026-01-01 20:00:00', '2026-01-01 21:00:00')"), {"uid": "ab" * 16})
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context(), db.engine.begin() as conn:
+        row = conn.execute(sa.text("SELECT id, version, status, document, first_scored_at, photo_key "
+                                   "FROM games")).one()
+        assert row[1:] == (3, "scored", '{"a": 1}', None, None)
+        conn.execute(sa.text("INSERT INTO game_photos (game_id, data, width, height, digest, created_at) "
+                             "VALUES (:id, :data, 2, 1, 'd', '2026-01-02 00:00:00')"),
+                     {"id": row[0], "data": b"\xff\xd8jpeg"})
+        assert conn.execute(sa.text("SELECT data FROM game_photos")).scalar_one() == b"\xff\xd8jpeg"
+    assert runner.invoke(args=["db", "downgrade", "i24a0edition1"]).exit_code == 0
+    with app.app_context():
+        assert "game_photos" not in sa.inspect(db.engine).get_table_names()
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version, status FROM games")).one() == (3, "scored")

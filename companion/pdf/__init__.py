@@ -162,15 +162,19 @@ def render_html(html: str) -> tuple[bytes, int]:
     return document.write_pdf(), len(document.pages)
 
 
-def _document(html: str):
+def _document(html: str, resources: dict[str, tuple[bytes, str]] | None = None):
     from weasyprint import HTML
 
     from .fetcher import StaticFetcher
 
-    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher()).render()
+    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher(resources=resources)).render()
 
 
 def _one_page(template: str, context: dict) -> bytes:
+    return _one_page_document(template, context).write_pdf()
+
+
+def _one_page_document(template: str, context: dict):
     """Render; when the page overflows (long details, long tie sentences), again more compactly:
     1 writes the details smaller, 2 leaves them out (except those carrying a tie-break number) and
     draws communities smaller. Nothing is ever cut with "…": names and details wrap."""
@@ -180,7 +184,7 @@ def _one_page(template: str, context: dict) -> bytes:
         if len(document.pages) == 1:
             break
     assert document is not None
-    return document.write_pdf()
+    return document
 
 
 # --------------------------------------------------------------------------- filled sheet
@@ -263,10 +267,20 @@ def render_sheet(document: dict, *, colours: list[str] | None = None,
 
 
 def sheet_from_result(document: dict, result: Result, *, colours: Sequence[object] | None = None,
-                      date: dt.date | None = None, edition: str | None = None) -> bytes:
-    """Like render_sheet, for a caller that already scored the document (by `edition`)."""
+                      date: dt.date | None = None, edition: str | None = None,
+                      photo: bytes | None = None) -> bytes:
+    """Like render_sheet, for a caller that already scored the document (by `edition`). `photo`: the
+    game's photo of the final board (a JPEG companion/photos.py made), on a second page."""
     context = _sheet_context(document, result, colours, date or dt.date.today(), edition)
-    return _one_page("pdf/sheet.html", context)
+    sheet = _one_page_document("pdf/sheet.html", context)
+    if photo is None:
+        return sheet.write_pdf()
+    from .fetcher import PHOTO_URL
+
+    page = _document(_html("pdf/photo.html", compact=0, game=context["game"], variant=context["variant"],
+                           date=context["date"], photo_url=PHOTO_URL),
+                     resources={PHOTO_URL: (photo, "image/jpeg")})
+    return sheet.copy([*sheet.pages, *page.pages]).write_pdf()
 
 
 # --------------------------------------------------------------------------- blank pads

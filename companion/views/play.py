@@ -4,6 +4,7 @@
     edit.py       /g/<token>/ , /save , /state     the end state, autosaved (companion/saving)
     results.py    /g/<token>/resultats , /r/<token>/ , sheet.pdf   results, shared page, PDF
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
+    photo.py      /g/<token>/photo , /g/<token>/photo.jpg , /r/<token>/photo.jpg   the final board's photo
     tie.py        /egalite , /egalite/partie          settle a tie alone, then start the full game
     dates.py      the `short_date` and `date_and_time` template filters
 
@@ -17,7 +18,7 @@ from flask import Blueprint
 
 from .. import devices
 from ..forms.html import FieldHtml
-from . import dates, edit, history, new_game, results, tie
+from . import dates, edit, history, new_game, photo, results, tie
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -34,6 +35,10 @@ bp.add_url_rule("/r/<token>/", "view", results.view, methods=["GET"])
 bp.add_url_rule("/g/<token>/sheet.pdf", "sheet", results.sheet, methods=["GET"])
 bp.add_url_rule("/r/<token>/sheet.pdf", "view_sheet", results.view_sheet, methods=["GET"])
 bp.add_url_rule("/g/<token>/rejouer", "again", history.again, methods=["POST"])
+bp.add_url_rule("/g/<token>/photo", "photo_upload", photo.upload, methods=["POST"])
+bp.add_url_rule("/g/<token>/photo/retirer", "photo_remove", photo.remove, methods=["POST"])
+bp.add_url_rule("/g/<token>/photo.jpg", "photo", photo.image, methods=["GET"])
+bp.add_url_rule("/r/<token>/photo.jpg", "view_photo", photo.view_image, methods=["GET"])
 bp.add_url_rule("/parties", "history", history.list_games, methods=["GET"])
 bp.add_url_rule("/parties/<token>/supprimer", "delete", history.remove, methods=GET_POST)
 bp.add_url_rule("/egalite", "tie", tie.tie, methods=GET_POST)

@@ -75,7 +75,7 @@ SHOWN = LRU(max_size=16 * 1024 * 1024, max_items=512)
 def _key(record, *, editable: bool) -> tuple:
     here = zone()
     return (record.view_token, record.version, repr(record.colours), repr(record.labels), i18n.current(),
-            here.key if here else "", editable, request.script_root)
+            here.key if here else "", editable, request.script_root, record.photo_key)
 
 
 def _shown(record, *, editable: bool) -> Shown:
@@ -92,13 +92,17 @@ def _shown(record, *, editable: bool) -> Shown:
             shown = Shown(None)
         else:
             shown = Shown(Markup(render_template("play/_results.html", **context)),  # noqa: S704 - rendered escaped
-                          bgstats.link(context["result"], uid=record.uid, played_at=record.created_at))
+                          bgstats.link(context["result"], uid=record.uid, played_at=record.created_at,
+                                       duration=bgstats.duration_min(record.created_at,
+                                                                     record.first_scored_at)))
         if not current_app.jinja_env.auto_reload:  # development: templates change under it
             SHOWN.put(key, shown)
     return shown
 
 
-def results(token: str):
+def results(token: str, photo_problem: str | None = None):
+    """The results page; `photo_problem`: a refused photo's message, beside its field (the page is
+    then drawn for this request alone)."""
     record = history.open_by_edit_token(token)
     shown = _shown(record, editable=True)
     if shown.html is None:
@@ -108,9 +112,12 @@ def results(token: str):
     names = store.names_of(record)
     # "rejouer" passes the first seat to the left (views/history.again): the button says who starts
     starts = names[1] if len(names) > 1 else None
-    return _whole(record, shown, lambda: render_template(
-        "play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
-        share_url=share, again_starts=starts))
+    def page():
+        return render_template("play/results.html", record=record, game=games.GAMES[record.game], shown=shown,
+                               share_url=share, again_starts=starts, photo_problem=photo_problem,
+                               photo_limit=current_app.config["PHOTO_MAX_BYTES"])
+
+    return page() if photo_problem else _whole(record, shown, page)
 
 
 def view(token: str):
@@ -142,7 +149,8 @@ def _whole(record, shown: Shown, render) -> str:
 def _sheet(record, back: str):
     """The filled sheet; a draft that does not score yet (a rule between fields not met) has none:
     back to its page, which says so (`back`). A sheet already drawn for this version (or a 304)
-    costs one query: the game is scored only when its sheet is drawn."""
+    costs one query: the game is scored only when its sheet is drawn. `?photo=1`: with the photo of
+    the final board on a second page, when the game has one."""
     from ..pdf.cache import sheet_response
 
     sc = screens_or_404(record.game)
@@ -150,6 +158,7 @@ def _sheet(record, back: str):
     # Hex and the palette's French name, so a black-and-white print still tells players apart.
     colours = [(c, sc.colour_name(c)) for c in store.colours_of(record)]
     day = local(record.created_at).date()  # the date where the table played
+    photo_key = record.photo_key if request.args.get("photo") == "1" else None
 
     def render() -> bytes | None:
         from ..pdf import sheet_from_result  # WeasyPrint loads only when a sheet is rendered
@@ -162,11 +171,12 @@ def _sheet(record, back: str):
                 replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
                                       for line in p.breakdown])
                 for p in result.players])
+        photo = store.photo_of(record.id) if photo_key else None
         return sheet_from_result(record.document, result, colours=colours, date=day,
-                                 edition=store.edition_of(record))
+                                 edition=store.edition_of(record), photo=photo.data if photo else None)
 
     # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
-    response = sheet_response(record, colours, day, labels, render)
+    response = sheet_response(record, colours, day, (labels, photo_key) if photo_key else labels, render)
     return redirect(back) if response is None else response
 
 

@@ -151,7 +151,8 @@ def _half_up(value: float, step: str) -> Decimal:
 
 @bp.app_template_global("bgstats_link")
 def bgstats_link(record: GameRecord, result) -> str:
-    return bgstats.link(result, uid=record.uid, played_at=record.created_at)
+    return bgstats.link(result, uid=record.uid, played_at=record.created_at,
+                        duration=bgstats.duration_min(record.created_at, record.first_scored_at))
 
 
 @bp.app_template_global("category_mix")
