@@ -331,6 +331,7 @@ def test_a_tie_carried_into_its_game_opens_on_the_first_player(phone, live_serve
     phone.select_option('[name="seat-p1"]', "3")
     phone.select_option('[name="seat-p2"]', "1")
     check_layout(phone)
+    screenshot(phone, "flow-tie-handed-over")
     phone.get_by_role("button", name="Saisir la partie complète avec ces joueurs").tap()
     phone.wait_for_url(re.compile(r"/g/[\w-]+/#joueur-1$"))
     expect(phone.locator("#joueur-1")).to_be_visible()

@@ -109,6 +109,11 @@ def test_a_tie_is_settled_in_ten_taps_from_home(phone, case):
     expect(page.locator(".tie-answer .ties .tie-detail p")).to_have_text(result.explanation)
     assert me.taps <= GOAL, f"{case}: {me.taps} taps"
     check_layout(page)
+    # the main button stands clear of the last field's chips (a tap meant for a chip never settles)
+    gap = page.evaluate("() => { const b = document.querySelector('#tie button[data-main]'); "
+                        "const last = b.previousElementSibling.getBoundingClientRect(); "
+                        "return b.getBoundingClientRect().top - last.bottom; }")
+    assert gap >= 12, f"{case}: the button is {gap} px from the field above"
     screenshot(page, f"tie-{case}")
     print(f"{case}: {me.taps} taps")  # noqa: T201 - the figure the report quotes
 
