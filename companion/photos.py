@@ -114,9 +114,23 @@ def _decoded(image: Image.Image) -> Image.Image:
     return image
 
 
+def _whole(image: Image.Image, data: bytes) -> None:
+    """A cut file is refused by its own end: WeasyPrint turns Pillow's LOAD_TRUNCATED_IMAGES on for
+    the whole process when it is imported, and a truncated JPEG or PNG then loads with grey pixels."""
+    if image.format == "JPEG" and not data.rstrip(b"\x00\r\n ").endswith(b"\xff\xd9"):
+        raise Refused(BROKEN)
+    if image.format == "PNG":
+        try:
+            Image.open(io.BytesIO(data), formats=("PNG",)).verify()  # every chunk's CRC, up to IEND
+        except (OSError, ValueError, SyntaxError, EOFError):
+            raise Refused(BROKEN) from None
+
+
 def prepare(data: bytes) -> Photo:
     """The photo as kept: orientation applied, long side at most MAX_SIDE, JPEG without metadata."""
-    image = _decoded(_open(data))
+    image = _open(data)
+    _whole(image, data)
+    image = _decoded(image)
     image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)  # square: before turning it is cheaper
     # its EXIF orientation, before the EXIF is left out (a damaged EXIF block: the pixels as they are)
     with contextlib.suppress(OSError, ValueError, SyntaxError):

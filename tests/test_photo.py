@@ -15,7 +15,7 @@ from html import unescape
 
 import pytest
 import sqlalchemy as sa
-from PIL import ExifTags, Image
+from PIL import ExifTags, Image, ImageFile
 from played import device_of, revive, store_games
 from pypdf import PdfReader
 
@@ -145,8 +145,11 @@ def test_a_photo_is_kept_as_the_game_is_without_touching_its_version(app, client
     (png_declaring(7_000, 7_000), "grand.png", "Image trop grande : 40 mégapixels au plus."),
     (phone_photo(400, 300)[:2000], "coupee.jpg", "incomplète ou abîmée"),
 ])
+@pytest.mark.parametrize("truncated_allowed", [False, True])
 def test_what_is_not_a_usable_photo_is_refused_beside_the_field_and_nothing_is_stored(
-        app, client, content, name, expected):
+        app, client, monkeypatch, content, name, expected, truncated_allowed):
+    # as in a process where WeasyPrint was imported first (it allows truncated images globally)
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", truncated_allowed)
     record = scored_game(app, client)
     response = send(client, record.edit_token, content, name)
     assert response.status_code == 422
