@@ -74,7 +74,8 @@ def test_the_poll_answers_nothing_while_nothing_changed_then_the_new_board(clien
     answer = changed.get_json()
     assert answer["version"] != version
     assert answer["status"] == "draft" and answer["winner"] is None
-    assert [(p["name"], p["total"], p["place"]) for p in answer["players"]] == [("Inès", 9, 1), ("Marc", 0, 2)]
+    assert [(p["name"], p["total"], p["place"]) for p in answer["players"]] == [("Inès", 9, 1),
+                                                                                ("Marc", 0, 2)]
     assert _board(answer["html"]) == "1re Inès 9 | 2e Marc 0"
     # the screen now holds the new version: nothing again
     assert _poll(client, view, answer["version"]).status_code == 204
@@ -172,7 +173,8 @@ def test_in_english(client, app):
     token, record = _game(client, app)
     _step(client, token, "joueur-1", 1)
     html = client.get(f"/r/{record.view_token}/ecran?lang=en").get_data(as_text=True)
-    assert "Revive · table screen" in html and "Entry in progress" in html and "1 phone entering scores" in html
+    assert "Revive · table screen" in html and "Entry in progress" in html
+    assert "1 phone entering scores" in html
     assert "Follow the game on your phone" in html and "entering" in _board(html)
 
 
