@@ -41,7 +41,7 @@ FLOOR = "route triviale de l'application"
 
 
 def make_game(app) -> tuple[str, str, int]:
-    """A 4-player game with its whole end state stored: (edit token, view token, id)."""
+    """A 4-player game with its whole end state stored: (edit token, view token, uid)."""
     from companion import store
     from companion.extensions import db
 
@@ -50,7 +50,7 @@ def make_game(app) -> tuple[str, str, int]:
         record = store.create("revive", DOC["variant"], names, ["#c8372d", "#2f6fb3", "#e3b52a", "#3d8b4f"])
         db.session.commit()
         record = store.save(record, DOC, record.version)
-        return record.edit_token, record.view_token, record.id
+        return record.edit_token, record.view_token, record.uid
 
 
 def change(app, token: str, k: int) -> None:
@@ -69,7 +69,7 @@ def in_process() -> list[dict]:
 
     app = bench_app()
     client = app.test_client()
-    edit, view, game_id = make_game(app)
+    edit, view, uid = make_game(app)
     for k, step in enumerate(("table", "joueur-2", "joueur-3")):  # three phones on their steps
         client.set_cookie("companion_device", f"device-{k:02d}-xxxxxxxxxxxxxxxxx", domain="localhost")
         client.post(f"/g/{edit}/etape", data={"step": step, "at": "1"})
@@ -186,7 +186,7 @@ def served(seconds: float) -> dict:
                    check=True, capture_output=True, timeout=120)
     os.environ.update({"COMPANION_INSTANCE": env["COMPANION_INSTANCE"], "DATABASE_URL": database})
     app = create_app({"SQLALCHEMY_DATABASE_URI": database})
-    edit, view, game_id = make_game(app)
+    edit, view, uid = make_game(app)
     steps_root = Path(env["COMPANION_INSTANCE"]) / "steps"
     log, errors = tmp / "access.log", tmp / "error.log"
     args = ("--access-logfile", str(log), "--error-logfile", str(errors), "--access-logformat",
@@ -213,7 +213,7 @@ def served(seconds: float) -> dict:
                 change(app, edit, k)
                 next_save += 5
             if now >= next_step:
-                phones.tell(steps_root, game_id, "bench-phone-xxxxxxxxxxxx", f"joueur-{1 + k % 4}",
+                phones.tell(steps_root, uid, "bench-phone-xxxxxxxxxxxx", f"joueur-{1 + k % 4}",
                             int(time.time() * 1000))
                 next_step += 7
                 moved += 1

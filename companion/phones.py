@@ -7,7 +7,8 @@ the page. Each report carries the phone's own clock (`at`, milliseconds): a repo
 one kept is ignored, so "left" sent by a page unloading never wipes out the step the next page of
 the same phone said just after it.
 
-Kept in one small file per phone under `<instance>/steps/<game id>/`, named by a hash of the
+Kept in one small file per phone under `<instance>/steps/<game uid>/` (the uid, never reused, unlike
+a database id after a deletion), named by a hash of the
 device's id (never shown, never a name the phone chose): every gunicorn worker sees it, nothing is
 written in the database (no column, no migration), and two phones never write the same file. A
 phone not heard of for FORGET seconds is forgotten (its file removed when the folder is read).
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import threading
 import time
 import zlib
@@ -31,8 +33,21 @@ STEP = re.compile(r"table|joueur-[1-9][0-9]?")
 AT = re.compile(r"[0-9]{1,16}")
 
 
-def folder(root: Path, game_id: int) -> Path:
-    return root / str(int(game_id))
+def root(instance_path: str) -> Path:
+    """Where the steps are kept: the instance folder, seen by every worker."""
+    return Path(instance_path) / "steps"
+
+
+def folder(root: Path, game: str) -> Path:
+    """The folder of the game whose uid is `game` (hex: a safe name)."""
+    if not re.fullmatch(r"[0-9a-f]{1,64}", game):
+        raise ValueError("a game's uid is hex")
+    return root / game
+
+
+def forget_game(root: Path, game: str) -> None:
+    """A deleted game: its phones' files go with it."""
+    shutil.rmtree(folder(root, game), ignore_errors=True)
 
 
 def _name(device: str) -> str:
@@ -48,10 +63,10 @@ def _kept(path: Path) -> tuple[str, int] | None:
         return None
 
 
-def tell(root: Path, game_id: int, device: str, step: str, at: int) -> None:
+def tell(root: Path, game: str, device: str, step: str, at: int) -> None:
     """This phone (`device`) shows `step` ("" : it left the page) at its own time `at`. A step not
     matching STEP must be refused by the caller."""
-    where = folder(root, game_id)
+    where = folder(root, game)
     path = where / _name(device)
     kept = _kept(path)
     if kept is not None and kept[1] > at:
@@ -71,13 +86,13 @@ def tell(root: Path, game_id: int, device: str, step: str, at: int) -> None:
     os.replace(spare, path)
 
 
-def steps(root: Path, game_id: int, now: float | None = None) -> Counter:
+def steps(root: Path, game: str, now: float | None = None) -> Counter:
     """How many phones are on each step now ({"table": 1, "joueur-2": 1}); phones not heard of for
     FORGET seconds are forgotten on the way."""
     now = time.time() if now is None else now
     found: Counter = Counter()
     try:
-        entries = list(os.scandir(folder(root, game_id)))
+        entries = list(os.scandir(folder(root, game)))
     except FileNotFoundError:
         return found
     for entry in entries:

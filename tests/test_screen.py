@@ -178,26 +178,37 @@ def test_in_english(client, app):
     assert "Follow the game on your phone" in html and "entering" in _board(html)
 
 
+def test_a_deleted_game_takes_its_phones_steps_with_it(client, app):
+    token, record = _game(client, app)
+    assert _step(client, token, "joueur-1", 1).status_code == 204
+    folder = phones.folder(phones.root(app.instance_path), record.uid)
+    assert [p.name for p in folder.iterdir()]
+    deleted = client.post(f"/parties/{record.view_token}/supprimer")
+    assert deleted.status_code == 302
+    assert not folder.exists()
+    assert client.get(f"/r/{record.view_token}/ecran").status_code == 404
+
+
 # ------------------------------------------------------------------ companion/phones.py
 
 
 def test_a_phone_not_heard_of_is_forgotten(tmp_path):
-    phones.tell(tmp_path, 7, "device-one-xxxxxxxxxxxx", "joueur-1", 10)
-    phones.tell(tmp_path, 7, "device-two-xxxxxxxxxxxx", "table", 10)
-    assert phones.steps(tmp_path, 7) == {"joueur-1": 1, "table": 1}
+    phones.tell(tmp_path, "a7", "device-one-xxxxxxxxxxxx", "joueur-1", 10)
+    phones.tell(tmp_path, "a7", "device-two-xxxxxxxxxxxx", "table", 10)
+    assert phones.steps(tmp_path, "a7") == {"joueur-1": 1, "table": 1}
     later = time.time() + phones.FORGET + 1
-    assert phones.steps(tmp_path, 7, now=later) == {}
-    assert not [p for p in (tmp_path / "7").iterdir() if not p.name.startswith(".")]  # files removed
-    assert phones.steps(tmp_path, 8) == {}  # a game no phone spoke of
+    assert phones.steps(tmp_path, "a7", now=later) == {}
+    assert not [p for p in (tmp_path / "a7").iterdir() if not p.name.startswith(".")]  # files removed
+    assert phones.steps(tmp_path, "b8") == {}  # a game no phone spoke of
 
 
 def test_a_game_keeps_at_most_so_many_phones(tmp_path):
     for k in range(phones.MAX_PHONES + 5):
-        phones.tell(tmp_path, 1, f"device-{k:04d}-xxxxxxxxxxxx", "table", 1)
-    assert phones.steps(tmp_path, 1) == {"table": phones.MAX_PHONES}
+        phones.tell(tmp_path, "c1", f"device-{k:04d}-xxxxxxxxxxxx", "table", 1)
+    assert phones.steps(tmp_path, "c1") == {"table": phones.MAX_PHONES}
     # one already kept still moves
-    phones.tell(tmp_path, 1, "device-0000-xxxxxxxxxxxx", "joueur-2", 2)
-    assert phones.steps(tmp_path, 1) == {"table": phones.MAX_PHONES - 1, "joueur-2": 1}
+    phones.tell(tmp_path, "c1", "device-0000-xxxxxxxxxxxx", "joueur-2", 2)
+    assert phones.steps(tmp_path, "c1") == {"table": phones.MAX_PHONES - 1, "joueur-2": 1}
 
 
 @pytest.mark.parametrize("found, other", [({"table": 1}, {"table": 2}), ({"table": 1}, {"joueur-1": 1}),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from pathlib import Path
 
 import sqlalchemy as sa
 from flask import abort, current_app, jsonify, render_template, request
@@ -29,13 +28,15 @@ log = logging.getLogger(__name__)
 EVERY = 3  # seconds between two questions of a screen (static/js/screen.js reads data-every)
 
 _TABLE = GameRecord.__table__
-# What a screen's question needs to answer "nothing new": the game's id and version, by its read-only link.
-VERSION_BY_VIEW = sa.select(_TABLE.c.id, _TABLE.c.version).where(_TABLE.c.view_token == sa.bindparam("token"))
-ID_BY_EDIT = sa.select(_TABLE.c.id).where(_TABLE.c.edit_token == sa.bindparam("token"))
+# What a screen's question needs to answer "nothing new": the game's uid (its phones' folder) and
+# version, by its read-only link; a phone's step, the uid by the entry link.
+VERSION_BY_VIEW = (sa.select(_TABLE.c.uid, _TABLE.c.version)
+                   .where(_TABLE.c.view_token == sa.bindparam("token")))
+UID_BY_EDIT = sa.select(_TABLE.c.uid).where(_TABLE.c.edit_token == sa.bindparam("token"))
 
 
-def _root() -> Path:
-    return Path(current_app.instance_path) / "steps"
+def steps_root():
+    return phones.root(current_app.instance_path)
 
 
 def version_of(record_version: int, found: Counter) -> str:
@@ -70,7 +71,7 @@ def board_of(record, found: Counter) -> dict:
 
 def screen(token: str):
     record = history.open_by_view_token(token)  # the screen's device keeps the game in its list
-    found = phones.steps(_root(), record.id)
+    found = phones.steps(steps_root(), record.uid)
     game = GAMES[record.game]
     return render_template(
         "play/screen.html", record=record, game=game, variant_label=game.variant_label(record.variant),
@@ -81,7 +82,7 @@ def screen(token: str):
 def screen_state(token: str):
     """Nothing (204) while `version` is what the screen holds; else the board again, as JSON."""
     seen = store.read_row(VERSION_BY_VIEW, {"token": token})
-    found = phones.steps(_root(), seen.id)
+    found = phones.steps(steps_root(), seen.uid)
     if request.args.get("version") == version_of(seen.version, found):
         return "", 204
     record = store.read_by_view_token(token)
@@ -97,7 +98,7 @@ def screen_state(token: str):
 def step(token: str):
     """A phone's edit page says which step it shows (`step`: "table", "joueur-N", or "" when it
     leaves) at its own time `at` (milliseconds). Nothing stored in the database; 204."""
-    seen = store.read_row(ID_BY_EDIT, {"token": token})
+    seen = store.read_row(UID_BY_EDIT, {"token": token})
     where = request.form.get("step", "")
     at = request.form.get("at", "")
     if (where and not phones.STEP.fullmatch(where)) or not phones.AT.fullmatch(at):
@@ -105,7 +106,7 @@ def step(token: str):
     device = devices.device_id(create=False)
     if device is not None:  # a phone without its cookie has no place to be told apart
         try:
-            phones.tell(_root(), seen.id, device, where, int(at))
+            phones.tell(steps_root(), seen.uid, device, where, int(at))
         except OSError as exc:  # a full or read-only disk: the screen goes without, the phone too
             log.warning("a phone's step was not kept: %s", exc)
     return "", 204
