@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 from flask import current_app, g
 
-from . import diskfull, store
+from . import diskfull, phones, store
 from .devices import device_id
 from .extensions import db
 from .models import DeviceGame, GameRecord, now
@@ -133,6 +133,7 @@ def forget(record: GameRecord) -> bool:
                                .where(DeviceGame.game_id == record.id))
     if can_edit and not others:
         store.delete(record)
+        phones.forget_game(phones.root(current_app.instance_path), record.uid)  # the table screen's
         return True
     db.session.commit()
     return False

@@ -1,6 +1,6 @@
 """Issue 24: axe-core (WCAG 2.2 AA rules) finds nothing on the main pages, in French and in English: the
 home page, the new-game pages, the edit page of each variant (a player's step on screen, its scripts
-run) and the results of a game of each game.
+run) and the results of a game of each game (and its table screen).
 
 axe-core comes from the PyPI package axe-playwright-python (dev extras), which bundles axe.min.js: the
 test reads it from the installed package, nothing is fetched while testing."""
@@ -91,6 +91,8 @@ def test_results_pages_pass_axe(language_phone, live_server):
         found[f"{record.variant} results"] = violations(page)
         page.goto(f"{page.base_url}/r/{record.view_token}/")
         found[f"{record.variant} shared"] = violations(page)
+        page.goto(f"{page.base_url}/r/{record.view_token}/ecran")
+        found[f"{record.variant} table screen"] = violations(page)
     page.goto(page.base_url + "/parties")
     found["history"] = violations(page)
     page.goto(page.base_url + "/statistiques")

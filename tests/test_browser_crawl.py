@@ -106,6 +106,7 @@ def crawl(page, live_server, language: str) -> dict[str, list[str]]:
             read(edit + "outils/chateau")
         read(edit + "resultats", f"{record.variant} {len(record.document['players'])} players, results")
         read(f"/r/{record.view_token}/", f"{record.variant} shared")
+        read(f"/r/{record.view_token}/ecran", f"{record.variant} table screen")
         read(f"/parties/{record.view_token}/supprimer", "delete")
     read("/parties")
     read("/statistiques")

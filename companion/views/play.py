@@ -3,6 +3,7 @@
     new_game.py   /nouvelle                        pick a game, its players and colours
     edit.py       /g/<token>/ , /save , /state     the end state, autosaved (companion/saving)
     results.py    /g/<token>/resultats , /r/<token>/ , sheet.pdf   results, shared page, PDF
+    screen.py     /r/<token>/ecran , /ecran/etat , /g/<token>/etape   the table's screen, the phones' steps
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
     photo.py      /g/<token>/photo , /g/<token>/photo.jpg , /r/<token>/photo.jpg   the final board's photo
     tie.py        /egalite , /egalite/partie          settle a tie alone, then start the full game
@@ -18,7 +19,7 @@ from flask import Blueprint
 
 from .. import devices
 from ..forms.html import FieldHtml
-from . import dates, edit, history, new_game, photo, results, tie
+from . import dates, edit, history, new_game, photo, results, screen, tie
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -32,6 +33,9 @@ bp.add_url_rule("/g/<token>/save", "save", edit.save, methods=["POST"])
 bp.add_url_rule("/g/<token>/state", "state", edit.state, methods=["GET"])
 bp.add_url_rule("/g/<token>/resultats", "results", results.results, methods=["GET"])
 bp.add_url_rule("/r/<token>/", "view", results.view, methods=["GET"])
+bp.add_url_rule("/r/<token>/ecran", "screen", screen.screen, methods=["GET"])
+bp.add_url_rule("/r/<token>/ecran/etat", "screen_state", screen.screen_state, methods=["GET"])
+bp.add_url_rule("/g/<token>/etape", "step", screen.step, methods=["POST"])
 bp.add_url_rule("/g/<token>/sheet.pdf", "sheet", results.sheet, methods=["GET"])
 bp.add_url_rule("/r/<token>/sheet.pdf", "view_sheet", results.view_sheet, methods=["GET"])
 bp.add_url_rule("/g/<token>/rejouer", "again", history.again, methods=["POST"])

@@ -55,6 +55,9 @@
     onStage = k;
     keepStep(k);
     steps.forEach(function (s, j) { s.hidden = j !== k; });
+    /* the step on screen, for where.js (the table's screen says which step each phone is on) */
+    Play.stepOn = steps[k].id;
+    document.dispatchEvent(new CustomEvent("play:step", { detail: steps[k].id }));
     $all("[data-goto]").forEach(function (a) {
       if (a.classList.contains("seat")) {
         if (a.dataset.goto === steps[k].id) a.setAttribute("aria-current", "step");
