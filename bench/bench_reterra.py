@@ -1,7 +1,7 @@
 """Reterra: grid-mode documents for 4 players scored per second, against json.loads of the
 same document in the same run.
 
-Run: `cd /work/main && .venv/bin/python -m bench.bench_reterra`. Scoring includes parsing
+Run: `.venv/bin/python -m bench.bench_reterra` from the repository's folder. Scoring includes parsing
 (json.loads), validation of every square and the segment search, as the API does it.
 """
 

@@ -18,10 +18,10 @@ def read_json() -> object:
     raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH, chunked or not
     try:
         return jsonio.parse(raw)
-    except jsonio.NotJson as exc:
-        abort(make_response(error_response(400, _("le corps de la requête n'est pas du JSON valide : "
-                                                  "{exc}",
-                                                  exc=exc))))
+    except jsonio.NotJson as exc:  # said once, where reading stopped ("not JSON: not JSON" before)
+        message = _("le corps de la requête n'est pas du JSON valide (ligne {line}, colonne {column})",
+                    line=exc.line, column=exc.column) if exc.line else str(exc)
+        abort(make_response(error_response(400, message)))
     except InvalidDocument as exc:
         abort(make_response(invalid(exc)))
 

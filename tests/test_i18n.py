@@ -96,7 +96,9 @@ def test_api_answers_in_the_language_asked(client):
     assert by_query == by_header == [{"path": "players[0].castles", "message": "must be between 0 and 12"}]
     not_json = client.post("/api/v1/score?lang=en", data="{", content_type="application/json")
     assert not_json.status_code == 400
-    assert not_json.get_json()["errors"][0]["message"].startswith("the request body is not valid JSON")
+    # said once, with where reading stopped (it read "not valid JSON: not valid JSON" before)
+    assert not_json.get_json()["errors"] == [
+        {"path": "document", "message": "the request body is not valid JSON (line 1, column 2)"}]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
