@@ -400,7 +400,14 @@
         });
         take(data, sent);
         if (pending()) writeDraft(); else dropDraft();
-        say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        if (data.refused && data.refused.length) {
+          /* stored without the values wrong on their own: each keeps what was typed (its base is what
+             is stored, so it is sent again with the next save) and its message; the page does not
+             catch up meanwhile, or the messages would go */
+          refused = true;
+          showSummary(data.summary);
+          say(data.state, "bad");
+        } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
       else if (status === 409 && data) {
         submitAfter = null;  // the tap that waited for this save: the player chooses first, then taps again
