@@ -139,3 +139,53 @@ def test_the_service_leaves_out_only_the_bad_values(app):
         assert out.record.document["players"][0]["track"] == 88
         whole = service.submit(record, save, forms.Steps(sc, posted_, {}), write=write, partial=False)
         assert whole.kind == "invalid" and whole.record.version == 1
+
+
+def test_voir_les_resultats_with_a_bad_value_stays_on_the_page(client, app):
+    """Without JavaScript, "Voir les résultats" with a value wrong on its own: the rest is stored, the
+    game is not marked scored, and the page comes back with the value to correct (no results yet)."""
+    token = create_game(client, "revive", "base", NAMES)
+    page = posted(client.get(f"/g/{token}/").get_data(as_text=True))
+    typed = {"players-0-track": "88", "players-1-track": "40", "players-0-resources-crystals": "9"}
+    answer = client.post(f"/g/{token}/", data=page | typed | {"action": "finish"})
+    assert answer.status_code == 422
+    html = answer.get_data(as_text=True)
+    assert "Enregistré, sauf 1 valeur à corriger" in html
+    assert posted(html)["players-0-resources-crystals"] == "9"
+    record = stored(app, token)
+    assert record.status != "scored"
+    assert [p.get("track") for p in record.document["players"]] == [88, 40]
+    # corrected and asked again: the results
+    done = client.post(f"/g/{token}/", data=posted(html) | {"players-0-resources-crystals": "3",
+                                                              "action": "finish"})
+    assert done.status_code == 302 and done.headers["Location"].endswith("/resultats")
+    assert stored(app, token).status == "scored"
+
+
+def test_a_bad_value_in_a_row_leaves_the_rest_of_the_row_stored(client, app):
+    """Rebirth: a new city typed by the autosave, one tile's influence out of bounds: the city and
+    its other tile are stored, the influence comes back with its message."""
+    token = create_game(client, "rebirth", "scotland", NAMES)
+    version, _base = _page(client, token)
+    answer = autosave(client, token, version, ["cities-0", "cities-0-tiles-0", "cities-0-tiles-1"],
+                      cities__0__size=("", "2"), cities__0__tiles__0__player=("", "Ugo"),
+                      cities__0__tiles__0__influence=("", "2"), cities__0__tiles__1__player=("", "Wes"),
+                      cities__0__tiles__1__influence=("", "7"))
+    assert answer.status_code == 200
+    assert answer.json["refused"] == ["cities-0-tiles-1-influence"]
+    assert answer.json["errors"]["cities-0-tiles-1-influence"][0].startswith("doit être entre 1 et")
+    assert stored(app, token).document["cities"] == [
+        {"size": 2, "tiles": [{"player": "Ugo", "influence": 2}, {"player": "Wes"}]}]
+
+
+def test_reterra_counts_keep_the_valid_ones(client, app):
+    """Reterra: a player's counts, one of them out of bounds: the others are stored."""
+    token = create_game(client, "reterra", "base", NAMES)
+    version, _base = _page(client, token)
+    answer = autosave(client, token, version, players__0__segments=("", "2"), players__0__relics=("", "999"),
+                      players__1__inhabitants=("", "3"))
+    assert answer.status_code == 200, answer.json
+    assert answer.json["refused"] == ["players-0-relics"]
+    players = stored(app, token).document["players"]
+    assert players[0].get("segments") == 2 and "relics" not in players[0]
+    assert players[1].get("inhabitants") == 3
