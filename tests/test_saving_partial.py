@@ -189,3 +189,18 @@ def test_reterra_counts_keep_the_valid_ones(client, app):
     players = stored(app, token).document["players"]
     assert players[0].get("segments") == 2 and "relics" not in players[0]
     assert players[1].get("inhabitants") == 3
+
+
+def test_the_log_says_which_way_a_save_was_laid(client, app, caplog):
+    """Issue 29: nothing told which path a save took. At DEBUG, the service says it."""
+    import logging
+
+    token = create_game(client, "revive", "base", NAMES)
+    version, _base = _page(client, token)
+    with caplog.at_level(logging.DEBUG, logger="companion.saving.service"):
+        autosave(client, token, version, players__0__track=("", "88"))
+        client.post(f"/g/{token}/", data=posted(client.get(f"/g/{token}/").get_data(as_text=True))
+                    | {"players-0-track": "89", "action": "save"})
+    said = [r.getMessage() for r in caplog.records if r.name == "companion.saving.service"]
+    assert said == ["save of ['players-0-track'] laid by the engine",
+                    "save of ['players-0-track'] laid by the merged form"]

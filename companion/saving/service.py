@@ -10,6 +10,7 @@ is too busy (`Busy`, 503)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from .wire import Changes, Save
 
 RETRIES = 8
+LOG = logging.getLogger(__name__)  # at DEBUG: which way each save was laid (the engine's, the form's)
 
 
 class Busy(Exception):
@@ -158,7 +160,9 @@ def _laid(steps: Steps, document: dict, save: Save, view) -> tuple[Any, Any, Any
     checks and the engine's."""
     merged = steps.direct(document, save, view)
     if merged is not None:
+        LOG.debug("save of %s laid by the engine", sorted(save.changes))
         return merged, merged.form, merged.checked
+    LOG.debug("save of %s laid by the merged form", sorted(save.changes))
     merged = steps.merge(document, save.changes, view, save.added, save.keys)
     return merged, merged.form, steps.check(document, merged.form)
 
