@@ -204,3 +204,18 @@ def test_the_log_says_which_way_a_save_was_laid(client, app, caplog):
     said = [r.getMessage() for r in caplog.records if r.name == "companion.saving.service"]
     assert said == ["save of ['players-0-track'] laid by the engine",
                     "save of ['players-0-track'] laid by the merged form"]
+
+
+def test_reterra_a_count_by_card_out_of_bounds_leaves_the_others_stored(client, app):
+    """Reterra's building counts sent with the card they were typed for (`row_keys`): one out of
+    bounds is left out with its message, the other counts of the save are stored."""
+    from test_play_saving import _cards, keyed
+
+    token = create_game(client, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(client, token)
+    answer = keyed(client, token, version, {"players-1-built-0": "Ferme", "players-1-built-1": "Puits"},
+                   players__1__built__0=("", "2"), players__1__built__1=("", "99"))
+    assert answer.status_code == 200, answer.json
+    assert answer.json["refused"] == ["players-1-built-1"]
+    assert answer.json["errors"]["players-1-built-1"][0].startswith("doit être entre 0 et")
+    assert stored(app, token).document["players"][1]["buildings"] == {"ferme": 2}
