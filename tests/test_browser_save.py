@@ -614,6 +614,9 @@ def test_a_typo_does_not_hold_back_the_other_values(phone, browser, live_server)
     expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("doit être entre 0 et 3")
     expect(phone.locator('[name="players-0-resources-crystals"]')).to_have_value("9")
     expect(phone.locator('[data-seat-total="0"]').first).to_have_text("100")  # 88 + 12, not 0
+    summary = phone.locator("#error-summary")  # the value to correct, a link to its field
+    expect(summary.get_by_role("link", name="Éloïse · Ressources restantes · Cristaux")).to_be_visible()
+    check_layout(phone)
     # leaving the field (its change event) sends nothing new: the state stays what it was
     phone.locator('[name="players-0-resources-crystals"]').dispatch_event("change")
     expect(phone.locator("#save-state")).to_have_text("Modifications en attente…")
