@@ -643,3 +643,21 @@ def test_a_typo_does_not_hold_back_the_other_values(phone, browser, live_server)
         assert players[0]["resources"] == {"crystals": 3} and players[1]["track"] == 40
     finally:
         context.close()
+
+
+def test_a_draft_kept_before_the_upgrade_is_sent_and_kept_but_its_typo(phone, live_server):
+    """A draft a phone kept in its storage before this release (`{base, values}`, as autosave.js has
+    always written it) with a typo in it: restored on the page and sent; its valid values are stored,
+    the typo stays in its field with its message."""
+    url = new_game(phone, "revive", "base", NAMES)
+    phone.evaluate("""() => {
+        const f = document.getElementById('end-state');
+        localStorage.setItem('companion-draft:' + f.dataset.draft, JSON.stringify({base: {}, values: {
+            'players-0-track': '88', 'players-0-progress': '12', 'players-0-resources-crystals': '9'}}));
+    }""")
+    phone.reload()
+    expect(phone.locator("#save-state")).to_have_text("Enregistré, sauf 1 valeur à corriger")
+    expect(phone.locator('[name="players-0-resources-crystals"]')).to_have_value("9")
+    expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("doit être entre 0 et 3")
+    player = stored_document(live_server, url)["players"][0]
+    assert (player["track"], player["progress"]) == (88, 12) and "resources" not in player
