@@ -598,3 +598,66 @@ def test_a_game_deleted_meanwhile_is_said_and_the_entry_kept(phone, live_server)
     phone.fill('[name="players-0-track"]', "9")
     expect(phone.locator("#play-notice")).to_contain_text("Cette partie n'existe plus")
     expect(phone.locator('[name="players-0-track"]')).to_have_value("9")
+
+
+def test_a_typo_does_not_hold_back_the_other_values(phone, browser, live_server):
+    """Issue 29, as a new user tried it on Revive: the score track 88, the machine progress 12, then 9
+    crystals (0 to 3 allowed). 88 and 12 are stored and reach a second phone; the 9 stays in its field
+    with its message, the page says "Enregistré, sauf 1 valeur à corriger", and once it is corrected
+    everything is saved."""
+    url = new_game(phone, "revive", "base", NAMES)
+    show_player(phone, 0)
+    phone.fill('[name="players-0-track"]', "88")
+    phone.fill('[name="players-0-progress"]', "12")
+    phone.fill('[name="players-0-resources-crystals"]', "9")
+    expect(phone.locator("#save-state")).to_have_text("Enregistré, sauf 1 valeur à corriger")
+    expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("doit être entre 0 et 3")
+    expect(phone.locator('[name="players-0-resources-crystals"]')).to_have_value("9")
+    expect(phone.locator('[data-seat-total="0"]').first).to_have_text("100")  # 88 + 12, not 0
+    summary = phone.locator("#error-summary")  # the value to correct, a link to its field
+    expect(summary.get_by_role("link", name="Éloïse · Ressources restantes · Cristaux")).to_be_visible()
+    check_layout(phone)
+    # leaving the field (its change event) sends nothing new: the state stays what it was
+    phone.locator('[name="players-0-resources-crystals"]').dispatch_event("change")
+    expect(phone.locator("#save-state")).to_have_text("Modifications en attente…")
+    expect(phone.locator("#save-state")).to_have_text("Enregistré, sauf 1 valeur à corriger")
+    expect(phone.locator('[data-seat-total="0"]').first).to_have_text("100")
+    player = stored_document(live_server, url)["players"][0]
+    assert (player["track"], player["progress"]) == (88, 12) and "resources" not in player
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 0)
+        expect(other.locator('[name="players-0-track"]')).to_have_value("88")
+        expect(other.locator('[name="players-0-progress"]')).to_have_value("12")
+        expect(other.locator('[name="players-0-resources-crystals"]')).to_have_value("")
+        # the second phone enters Jules's track; the first corrects its crystals: both kept
+        show_player(other, 1)
+        other.fill('[name="players-1-track"]', "40")
+        saved(other)
+        phone.fill('[name="players-0-resources-crystals"]', "3")
+        saved(phone)
+        expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("")
+        expect(phone.locator('[name="players-1-track"]')).to_have_value("40")
+        players = stored_document(live_server, url)["players"]
+        assert players[0]["resources"] == {"crystals": 3} and players[1]["track"] == 40
+    finally:
+        context.close()
+
+
+def test_a_draft_kept_before_the_upgrade_is_sent_and_kept_but_its_typo(phone, live_server):
+    """A draft a phone kept in its storage before this release (`{base, values}`, as autosave.js has
+    always written it) with a typo in it: restored on the page and sent; its valid values are stored,
+    the typo stays in its field with its message."""
+    url = new_game(phone, "revive", "base", NAMES)
+    phone.evaluate("""() => {
+        const f = document.getElementById('end-state');
+        localStorage.setItem('companion-draft:' + f.dataset.draft, JSON.stringify({base: {}, values: {
+            'players-0-track': '88', 'players-0-progress': '12', 'players-0-resources-crystals': '9'}}));
+    }""")
+    phone.reload()
+    expect(phone.locator("#save-state")).to_have_text("Enregistré, sauf 1 valeur à corriger")
+    expect(phone.locator('[name="players-0-resources-crystals"]')).to_have_value("9")
+    expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("doit être entre 0 et 3")
+    player = stored_document(live_server, url)["players"][0]
+    assert (player["track"], player["progress"]) == (88, 12) and "resources" not in player

@@ -160,10 +160,11 @@ def test_shared_artifact_card_is_copied_to_every_player(app, client):
 
 
 def test_invalid_value_is_shown_beside_the_field_and_nothing_is_stored(app, client):
+    """Every value of the save wrong on its own: nothing is stored."""
     token = create(client)
     before = record(app, token)
-    data = {"version": "1", "card_mode": "shared", "players-0-track": "40",
-            "players-0-resources-gears": "9", "players-1-two_tokens": "deux"}
+    data = {"version": "1", "card_mode": "shared", "players-0-resources-gears": "9",
+            "players-1-two_tokens": "deux"}
     page = client.post(f"/g/{token}/", data=data)
     html = page.get_data(as_text=True)
     assert page.status_code == 422
@@ -171,9 +172,44 @@ def test_invalid_value_is_shown_beside_the_field_and_nothing_is_stored(app, clie
     assert error_beside(html, "players-1-two_tokens") == "doit être un nombre entier"
     assert "Rien n'a été enregistré" in unescape(html)
     # The typed values stay in the form to be corrected.
-    assert 'value="deux"' in html and 'value="40"' in html
+    assert 'value="deux"' in html and 'value="9"' in html
     after = record(app, token)
     assert after.document == before.document and after.version == 1
+
+
+def test_invalid_values_are_shown_beside_their_fields_and_the_rest_is_stored(app, client):
+    """Issue 29: a save keeps every valid value; the ones wrong on their own stay on the page with
+    their messages (docs/rulings.md)."""
+    token = create(client)
+    data = {"version": "1", "card_mode": "shared", "players-0-track": "40",
+            "players-0-resources-gears": "9", "players-1-two_tokens": "deux"}
+    page = client.post(f"/g/{token}/", data=data)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 422
+    assert error_beside(html, "players-0-resources-gears") == "doit être entre 0 et 6"
+    assert error_beside(html, "players-1-two_tokens") == "doit être un nombre entier"
+    assert "Enregistré, sauf 2 valeurs à corriger" in unescape(html)
+    assert "Rien n'a été enregistré" not in unescape(html)
+    # The typed values stay in the form to be corrected; the page is based on what is stored now.
+    assert 'value="deux"' in html and 'value="40"' in html and 'value="9"' in html
+    page_fields = posted(html)
+    assert page_fields["version"] == "2"
+    assert json.loads(page_fields["base_values"])["players-0-track"] == "40"
+    after = record(app, token)
+    assert after.version == 2
+    assert after.document["players"][0]["track"] == 40
+    assert "resources" not in after.document["players"][0]
+    assert "two_tokens" not in after.document["players"][1]
+    # fixed on this page and saved again: stored, nothing left to correct
+    again = client.post(f"/g/{token}/", data=page_fields | {"players-1-two_tokens": "2", "action": "save"})
+    assert again.status_code == 422  # one fixed, stored; the other still to correct
+    assert "Enregistré, sauf 1 valeur à corriger" in unescape(again.get_data(as_text=True))
+    assert record(app, token).document["players"][1]["two_tokens"] == 2
+    page_fields = posted(again.get_data(as_text=True))
+    fixed = client.post(f"/g/{token}/",
+                        data=page_fields | {"players-0-resources-gears": "5", "action": "save"})
+    assert fixed.status_code == 302
+    assert record(app, token).document["players"][0]["resources"] == {"gears": 5}
 
 
 def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
@@ -286,9 +322,9 @@ def test_autosave_json(app, client):
     assert ok.json["stored"]["players-0-track"] == "7"  # what the server holds, for the page
     # a likely mistake, never blocking: Yanis has nothing entered while Maëlle has
     assert ok.json["warnings"] == {"players-1": ["Yanis : rien n'est saisi (total 0). Un oubli ?"]}
-    bad = client.post(f"/g/{token}/save", data={"version": "2", "card_mode": "shared",
+    bad = client.post(f"/g/{token}/save", data={"version": "2", "card_mode": "shared", "players-0-track": "7",
                                                 "players-0-progress": "101"})
-    assert bad.status_code == 422
+    assert bad.status_code == 422, bad.json
     assert bad.json["errors"] == {"players-0-progress": ["doit être entre 0 et 100"]}
     stale = client.post(f"/g/{token}/save", data={"version": "1", "card_mode": "shared",
                                                   "players-0-track": "9"})

@@ -6,7 +6,6 @@ each type does."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from types import MappingProxyType
 
@@ -27,26 +26,8 @@ from wtforms.validators import StopValidation
 from .. import formkeys
 from ..games import i18n
 from ..games.i18n import N_, _, tr
+from ..saving.values import _INT, document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
 
-_INT = re.compile(r"[+-]?\d{1,7}")
-
-
-def whole_number(text: str) -> int | None:
-    """A typed whole number as a `Count` reads it (the form, and the autosave's engine path alike):
-    None when blank; a ValueError with the field's message when it is not one ("−" is a minus)."""
-    raw = text.strip().replace("\u2212", "-")
-    if raw == "":
-        return None
-    if not _INT.fullmatch(raw):
-        raise ValueError(_("doit être un nombre entier"))
-    return int(raw)
-
-
-def out_of_bounds(value: int | None, lo: int, hi: int) -> str | None:
-    """A `Count`'s message for a number outside its bounds, else None."""
-    if value is not None and not lo <= value <= hi:
-        return _("doit être entre {lo} et {hi}", lo=lo, hi=hi)
-    return None
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice
 except ImportError:  # pragma: no cover - WTForms < 3.3
@@ -202,15 +183,6 @@ class Choice(_Extras, RadioField):
             self.data = None
         if self.data is not None and self.data not in choice_labels(self.choices):
             raise StopValidation(_("choix inconnu"))
-
-
-def document_value(text: str, numeric: bool):
-    """A chosen value (its posted text, stripped) as the document holds it: a numeric choice's
-    ASCII digits as their number ("¹" is a digit to isdigit() and not to int()); anything else
-    stays as typed, for the field's message and the engine's."""
-    if numeric and text.isascii() and text.isdigit():
-        return int(text)
-    return text
 
 
 class Name(_Extras, SelectField):

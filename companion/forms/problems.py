@@ -43,6 +43,10 @@ class Checked:
     errors: dict[str, list[str]]
     general: list[str]
     result: games.Result | None = None
+    # the fields holding a value wrong on its own (a typing error, the engine's `check.add`), each
+    # with its message beside it: a save leaves out those it changed and keeps the rest
+    # (`companion.saving.service`)
+    refused: frozenset[str] = frozenset()
 
     @property
     def ok(self) -> bool:
@@ -89,10 +93,12 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
     errors: dict[str, list[str]] = {}
     general: list[str] = []
     blocking = False
+    own: set[str] = set()
     form.validate()
     for f in walk(form):
         if not isinstance(f, FormField | FieldList) and f.errors and f.short_name != "csrf_token":
             blocking = True
+            own.add(f.name)
             for message in f.errors:
                 put(errors, general, f.name, message)
     if "csrf_token" in form and form.csrf_token.errors:
@@ -100,22 +106,26 @@ def check(screens_: Screens, record_document: dict, form: EndState) -> Checked:
         general.append(_("Le formulaire a expiré : rechargez la page (vos saisies restent sur ce "
                          "téléphone)."))
     doc, paths = screens_.to_document(record_document, form)
-    result, refused = engine_verdict(screens_, doc, paths, errors, general)
+    result, refused = engine_verdict(screens_, doc, paths, errors, general, own)
     blocking = blocking or refused
     shown = {f.name for f in walk(form)} - {"players"}  # the seat list itself has no message slot
     fold(errors, general, [n for n in errors if n not in shown])
-    return Checked(None if blocking else doc, errors, general, result)
+    return Checked(None if blocking else doc, errors, general, result, frozenset(own & errors.keys()))
 
 
 def engine_verdict(screens_: Screens, document: dict, paths: Mapping[str, str], errors: dict[str, list[str]],
-                   general: list[str]) -> tuple[games.Result | None, bool]:
+                   general: list[str], own: set[str] | None = None) -> tuple[games.Result | None, bool]:
     """The engine's result of `document`, or its problems `place`d beside their fields (as the page
-    words them); True when one of them is more than a rule between fields (a draft)."""
+    words them); True when one of them is more than a rule between fields (a draft). `own`, when
+    given, gets the fields of the problems that are values wrong on their own."""
     try:
         return games.score(document), False
     except games.InvalidDocument as exc:
         place(exc.problems, paths, errors, general, say=screens_.say)
-        return None, any(problem.kind != games.RULE for problem in exc.problems)
+        wrong = [problem for problem in exc.problems if problem.kind != games.RULE]
+        if own is not None:
+            own.update(name for name in (field_for(p.path, paths) for p in wrong) if name is not None)
+        return None, bool(wrong)
 
 
 def problems_of(screens_: Screens, document: dict, form: EndState) -> dict[str, list[str]]:

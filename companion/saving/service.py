@@ -1,21 +1,24 @@
 """One save from start to end, without a Flask request and without WTForms in its signature.
 
 `submit` lays a phone's `wire.Save` over the stored game (`merge`), has it checked (the form's
-own checks and the engine's, through the game's `Steps`), applies the draft/scored rule (a scored game
-always scores; a value wrong on its own stores nothing; a rule between fields not met yet is stored
-as a draft), writes nothing when nothing changes, and writes with one `UPDATE ... WHERE version`
-(`store.save`): when another save got in between (`StaleVersion`) the merge is made again on the fresh
-record, a few times, then the server is too busy (`Busy`, 503)."""
+own checks and the engine's, through the game's `Steps`), applies the draft/scored rule (a scored
+game always scores; a value wrong on its own is left out and every other value of the save is
+stored; a rule between fields not met yet is stored as a draft), writes nothing when nothing
+changes, and writes with one `UPDATE ... WHERE version` (`store.save`): when another save got in
+between (`StaleVersion`) the merge is made again on the fresh record, a few times, then the server
+is too busy (`Busy`, 503)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .wire import Changes, Save
 
 RETRIES = 8
+LOG = logging.getLogger(__name__)  # at DEBUG: which way each save was laid (the engine's, the form's)
 
 
 class Busy(Exception):
@@ -52,9 +55,10 @@ class Steps:
 
 @dataclass
 class Outcome:
-    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`), "invalid"
-    (a bad value: nothing stored) or "conflict" (the other side changed a field this phone changed
-    too: nothing stored)."""
+    """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`; maybe without
+    the values wrong on their own, see `refused`), "invalid" (nothing stored: every value changed was
+    wrong on its own, or a bad value is not one of its changes, such as an expired form) or
+    "conflict" (the other side changed a field this phone changed too: nothing stored)."""
 
     kind: str
     record: Any
@@ -73,6 +77,9 @@ class Outcome:
     # phone based on that version holds those values: the answer may send only what changed)
     before: Any = None
     laid_on: int | None = None
+    # the values left out because each was wrong on its own (field name -> its messages): the rest of
+    # the save was stored (see docs/rulings.md, "Entering a game on the screens")
+    refused: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def stored(self) -> dict[str, str]:
@@ -91,12 +98,13 @@ def status_of(checked, finishing: bool) -> str | None:
 
 
 def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishing: bool = False,
-           retries: int = RETRIES) -> Outcome:
+           retries: int = RETRIES, partial: bool = True) -> Outcome:
     """Lay this phone's save over the stored game and store the result (`write(record, document,
     version, status=, result=)`, the engine's result given so the write does not score again;
     raising an exception with the fresh `record` when the version moved on).
     `save` None: an old page without its base values, behind the stored version (every difference
-    with what is stored is then a conflict)."""
+    with what is stored is then a conflict). `partial` False: the rule before issue 29 (a value wrong
+    on its own stores nothing of its save), kept for the tests comparing the two paths on it."""
     from ..store import StaleVersion
 
     if save is None:
@@ -105,26 +113,35 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             return Outcome("conflict", record, form, checked, theirs, steps=steps)
         save = Save({})  # it says what is stored already: nothing to write
     changed = list(save.changes)
+    whole = save
     for _attempt in range(retries):
         view = steps.stored(record.document)
-        # the engine alone when it can (an autosave of fields that are their contract paths), else
-        # the merged form with WTForms' checks and the engine's
-        merged = steps.direct(record.document, save, view)
-        if merged is not None:
-            form, checked = merged.form, merged.checked
-        else:
-            merged = steps.merge(record.document, save.changes, view, save.added, save.keys)
-            form = merged.form
-            checked = steps.check(record.document, form)
+        save, refused = whole, {}
+        merged, form, checked = _laid(steps, record.document, save, view)
         if merged.conflicts:
             return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps,
                            view=view)
-        if not checked.storable:
+        first = merged, form, checked
+        # a save keeps every valid value: the values wrong on their own are left out (their messages
+        # go back beside them) and the rest is laid again, until it is storable or nothing is left
+        while partial and not checked.storable:
+            wrong = [name for name in checked.refused if name in save.changes]
+            if not wrong:
+                break
+            refused.update((name, list(checked.errors.get(name, ()))) for name in wrong)
+            save = without(save, wrong)
+            if not save.changes:
+                break
+            merged, form, checked = _laid(steps, record.document, save, view)
+            if merged.conflicts:  # cannot be: fewer changes, the same stored values
+                break
+        if not checked.storable or merged.conflicts or (refused and checked.document == record.document):
+            merged, form, checked = first  # nothing of it is stored
             return Outcome("invalid", record, form, checked, {}, merged.stored, changed, steps, view=view)
-        status = status_of(checked, finishing)
+        status = status_of(checked, finishing and not refused)
         if checked.document == record.document and status in (None, record.status):
             return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
-                           merged.moved, merged.dropped, view, view, record.version)  # nothing new
+                           merged.moved, merged.dropped, view, view, record.version, refused)  # nothing new
         laid_on = record.version
         try:
             record = write(record, checked.document, record.version, status=status, result=checked.result)
@@ -133,5 +150,29 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             continue
         after = steps.written(merged, record.document)
         return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped,
-                       after, view, laid_on)
+                       after, view, laid_on, refused)
     raise Busy
+
+
+def _laid(steps: Steps, document: dict, save: Save, view) -> tuple[Any, Any, Any]:
+    """A save laid on the stored view and checked: (merged, form, checked). The engine alone when it
+    can (an autosave of fields that are their contract paths), else the merged form with WTForms'
+    checks and the engine's."""
+    merged = steps.direct(document, save, view)
+    if merged is not None:
+        LOG.debug("save of %s laid by the engine", sorted(save.changes))
+        return merged, merged.form, merged.checked
+    LOG.debug("save of %s laid by the merged form", sorted(save.changes))
+    merged = steps.merge(document, save.changes, view, save.added, save.keys)
+    return merged, merged.form, steps.check(document, merged.form)
+
+
+def without(save: Save, names) -> Save:
+    """`save` without the changes of `names` (values wrong on their own): the rows it added keep
+    only those it still fills, the keys only those of its changes."""
+    gone = set(names)
+    changes = {name: pair for name, pair in save.changes.items() if name not in gone}
+    added = [prefix for prefix in save.added
+             if any(name == prefix or name.startswith(prefix + "-") for name in changes)]
+    keys = {name: key for name, key in save.keys.items() if name in changes}
+    return replace(save, changes=changes, added=added, keys=keys)

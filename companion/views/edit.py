@@ -11,7 +11,7 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 
 from .. import forms, games, history, store
 from ..forms import direct
-from ..games.i18n import N_, _, tr
+from ..games.i18n import N_, _, ngettext, tr
 from ..saving import service, wire
 from . import edit_page
 
@@ -28,6 +28,27 @@ INVALID = N_("Rien n'a été enregistré : corrigez les champs signalés (vos sa
 UNFINISHED = (N_("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les "
                  "champs signalés."))
 DRAFT = N_("Enregistré (à compléter avant les résultats : voir les champs signalés).")
+
+
+def partly(refused: dict) -> str:
+    """The save state of a save stored without its values wrong on their own."""
+    return ngettext("Enregistré, sauf {n} valeur à corriger", "Enregistré, sauf {n} valeurs à corriger",
+                    len(refused))
+
+
+def _partial_page(out, sc: forms.Screens):
+    """A no-JS save stored without its values wrong on their own: the page of what is stored now,
+    each refused field holding what was typed, with its message (nothing else to do than fix it)."""
+    from werkzeug.datastructures import MultiDict
+
+    view = out.view if out.view is not None else forms.stored(sc, out.record.document)
+    values = dict(view.values) | {name: request.form.get(name, "") for name in out.refused}
+    if "csrf_token" in request.form:
+        values["csrf_token"] = request.form["csrf_token"]
+    form = sc.form(out.record.document, formdata=MultiDict(list(values.items())))
+    form.version.data = str(out.record.version)
+    return _edit_page(out.record, sc, form, errors=out.checked.errors | out.refused,
+                      general=[partly(out.refused), *out.checked.general], status=422, stored=view.values)
 
 def screens_or_404(game_id: str) -> forms.Screens:
     sc = forms.screens(game_id)
@@ -128,6 +149,8 @@ def edit(token: str):
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
                           status=422, stored=out.known)
+    if out.refused:  # stored without the values wrong on their own: they stay on the page to fix
+        return _partial_page(out, sc)
     if request.form.get("add_row"):
         return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
@@ -172,14 +195,20 @@ def save(token: str):
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
     held = {"stored": stored}
+    errors, more = checked.errors, {}
+    if out.refused:  # stored without the values wrong on their own: each keeps its message and entry
+        errors = checked.errors | out.refused
+        summary = direct.summary(sc, out.record.document, out.form, out.refused)
+        more = {"refused": list(out.refused), "state": partly(out.refused),
+                "summary": [list(item) for item in summary]}
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
         held = {"changed": wire.stored_changes(out.before.values, view.values)}
-    return jsonify(ok=True, version=out.record.version, errors=checked.errors,
+    return jsonify(ok=True, version=out.record.version, errors=errors,
                    general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0], **held)
+                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0], **held, **more)
 
 
 def state(token: str):

@@ -94,7 +94,8 @@ def check(sc, document: dict, messages: dict[str, str], paths) -> object:
     general: list[str] = []
     for name, message in messages.items():
         put(errors, general, name, message)
-    result, refused = engine_verdict(sc, document, paths, errors, general)
+    own = set(messages)
+    result, refused = engine_verdict(sc, document, paths, errors, general, own)
     blocking = bool(messages) or refused
     fold(errors, general, ["players"])  # the seat list has no message slot
-    return Checked(None if blocking else document, errors, general, result)
+    return Checked(None if blocking else document, errors, general, result, frozenset(own & errors.keys()))

@@ -324,6 +324,8 @@
      half painted, kept here) keeps its value AND its base: its save, later, is merged against what
      it was based on, so a field both phones changed is still a conflict, never a silent overwrite. */
   var asking = false, refused = false;  // refused: the last save was refused, its messages stand
+  // the values wrong on their own the server last refused, as sent (JSON), and the state it said
+  var lastRefused = null;
   function quiet() { return !inFlight && !paused && !timer && !refused; }
   function catchUp() {
     if (asking || !form.dataset.state || document.visibilityState === "hidden" || !quiet()) return;
@@ -357,6 +359,13 @@
     if (paused) return;
     if (inFlight) { again = true; return; }
     var sent = changes(true);
+    /* only the values just refused, as they were refused (a field left after typing fires its change
+       event): the answer would be the same, and would say nothing was stored when the rest is */
+    if (lastRefused !== null && submitAfter === null && JSON.stringify(sent) === lastRefused[0]) {
+      if (storedTotals) showTotals(storedTotals);
+      say(lastRefused[1], "bad");
+      return;
+    }
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
       if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
@@ -387,6 +396,7 @@
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) steady(function () {
         refused = false;
+        lastRefused = null;
         data.stored = heldNow(data);
         /* A row of ours put after the other phone's (both added one at the same place): its old place
            shows theirs, and ours shows at its new place (adopt fills it, as another phone's row). */
@@ -400,7 +410,17 @@
         });
         take(data, sent);
         if (pending()) writeDraft(); else dropDraft();
-        say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        if (data.refused && data.refused.length) {
+          /* stored without the values wrong on their own: each keeps what was typed (its base is what
+             is stored, so it is sent again with the next save) and its message; the page does not
+             catch up meanwhile, or the messages would go */
+          refused = true;
+          var kept = {};
+          Object.keys(sent).forEach(function (n) { if (data.refused.indexOf(n) >= 0) kept[n] = sent[n]; });
+          lastRefused = [JSON.stringify(kept), data.state];
+          showSummary(data.summary);
+          say(data.state, "bad");
+        } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
       else if (status === 409 && data) {
         submitAfter = null;  // the tap that waited for this save: the player chooses first, then taps again
@@ -420,6 +440,7 @@
         say(T("not_saved_conflict"), "bad");
       } else if (status === 422 && data) {
         refused = true;
+        lastRefused = [JSON.stringify(sent), T("not_saved_fix")];
         clearMarks();
         showNotice(mark(data.errors, data.general));
         showSummary(data.summary);
