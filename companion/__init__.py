@@ -49,6 +49,7 @@ def create_app(config: Mapping | None = None) -> Flask:
         security,
         sqlite,
         static_cache,
+        tokens,
     )
     from .extensions import csrf, db, migrate
 
@@ -68,6 +69,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     links.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy
+    tokens.init_app(app)  # before the blueprints: their rules use the `token` converter
     from .views import exchange, home, play, sheets, stats, tools
 
     for blueprint in (home.bp, play.bp, sheets.bp, tools.bp, stats.bp, exchange.bp):

@@ -371,7 +371,8 @@ def _game(item: object, path: str, add) -> Incoming | None:
             if not (c == "" or (isinstance(c, str) and HEX.fullmatch(c))):
                 before(Problem(join(join(path, "colours"), j), _("couleur attendue au format #rrggbb")))
     edition = item.get("edition")
-    game = games.GAMES.get(document.get("game")) if isinstance(document, dict) else None
+    game_id = document.get("game") if isinstance(document, dict) else None
+    game = games.GAMES.get(game_id) if isinstance(game_id, str) else None  # a list is no key (a 500 once)
     if edition is not None and (game is None or edition not in game.editions):
         expected = join_names(list(game.editions), "ou") if game and game.editions else _("aucune")
         message = _("édition inconnue pour {game} : {value} (attendu : {expected})",
