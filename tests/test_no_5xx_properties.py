@@ -85,7 +85,7 @@ def export_of(document: dict) -> dict:
     return {"format": "companion-export", "version": 1, "exported_at": "2026-11-26T10:00:00Z", "games": [
         {"id": "0" * 32, "status": "scored", "created_at": "2026-11-26T09:00:00Z",
          "updated_at": "2026-11-26T10:00:00Z", "colours": [""] * len(document["players"]),
-         "document": document}]}
+         "document": document, "edition": None}]}
 
 
 def assert_not_5xx(response, sent) -> None:
