@@ -46,6 +46,7 @@ def create_app(config: Mapping | None = None) -> Flask:
         limits,
         links,
         logmask,
+        ratelimits,
         security,
         sqlite,
         static_cache,
@@ -75,6 +76,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     for blueprint in (home.bp, play.bp, sheets.bp, tools.bp, stats.bp, exchange.bp):
         app.register_blueprint(blueprint)
     api.init_app(app)
+    ratelimits.init_app(app)  # after the views: it wraps the ones it limits
 
     proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
     if proxies:

@@ -37,6 +37,9 @@ def make_app(tmp_path: Path, **overrides):
         "TESTING": True,
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
         "WTF_CSRF_ENABLED": False,
+        # The suite sends hundreds of requests from one address: tests/test_rate_limits.py turns
+        # the limits on for itself.
+        "RATELIMIT_ENABLED": False,
     }
     config.update(overrides)
     app = create_app(config)
