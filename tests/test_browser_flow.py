@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import screenshot
-from helpers import check_layout, new_game, saved, stored_document
+from helpers import check_layout, new_game, saved, settled, stored_document
 
 pytestmark = pytest.mark.browser
 
@@ -98,6 +98,7 @@ def test_warnings_beside_the_field_and_on_the_results(phone):
     phone.keyboard.type("30")  # Maëlle's track
     phone.locator('[name="players-0-ports"]').tap()
     phone.keyboard.type("4")
+    settled(phone)  # the warnings come with the save's answer: wait for it, however long it takes
     warning = phone.locator("#w-players-0-track")
     expect(warning).to_contain_text("piste de score (30) et points détaillés (ports 4) sont additionnés "
                                      "(R1), soit 34")
