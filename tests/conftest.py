@@ -25,7 +25,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 # How long a browser action or check may wait at most: a ceiling, not a budget. Tests wait on the
-# page's own signals (the save state, `data-autosave`, a navigation), which come as soon as the work
+# page's own signals (the save state, `data-save-queue`, a navigation), which come as soon as the work
 # is done; on a machine busy with other work (CI's shared runners, two cores and seven sessions)
 # that may take far longer than on an idle one, and a check that waits longer still fails when the
 # page is wrong.

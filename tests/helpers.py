@@ -148,9 +148,9 @@ def saved(page) -> None:
 
 def settled(page) -> None:
     """Nothing left to send: no save on its way, none due after the autosave's delay, no catching
-    up (static/js/play/autosave.js says so on the form, `data-autosave`). What a test waits for
+    up (static/js/play/autosave.js says so on the form, `data-save-queue`). What a test waits for
     before checking that something did NOT happen, instead of a wall-clock wait."""
-    expect(page.locator("form[data-autosave]")).to_have_attribute("data-autosave", "idle")
+    expect(page.locator("form[data-save-queue]")).to_have_attribute("data-save-queue", "idle")
 
 
 def stored_document(live_server, url: str) -> dict:

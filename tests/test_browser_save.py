@@ -308,7 +308,7 @@ def test_voir_les_resultats_offline_tries_once_and_keeps_the_entry(phone, live_s
         phone.get_by_role("button", name="Voir les résultats").click()
         expect(phone.locator("#save-state")).to_have_text("Pas de réseau : saisies gardées sur ce téléphone")
         # the failed attempt is over, the next one is due in 10 s: nothing else was sent meanwhile
-        expect(phone.locator("form[data-autosave]")).to_have_attribute("data-autosave", "waiting")
+        expect(phone.locator("form[data-save-queue]")).to_have_attribute("data-save-queue", "waiting")
         assert len(saves) <= 2, len(saves)
         expect(phone.locator('[name="players-0-track"]')).to_have_value("9")
     finally:

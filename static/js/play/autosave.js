@@ -131,11 +131,11 @@
   }
   function dropDraft() { try { localStorage.removeItem(key); } catch (err) { /* nothing kept */ } }
 
-  /* What the autosave is doing, on the form for whoever waits on it (the browser tests: "nothing
-     left to send" is a state, not a wall-clock wait): sending, asking (catching up), waiting (a
-     save due after the delay, or a retry) or idle. */
+  /* What the autosave is doing, on the form (data-save-queue) for whoever waits on it (the browser
+     tests: "nothing left to send" is a state, not a wall-clock wait): sending, asking (catching up),
+     waiting (a save due after the delay, or a retry) or idle. */
   function settle() {
-    form.dataset.autosave = inFlight ? "sending" : asking ? "asking" : timer ? "waiting" : "idle";
+    form.dataset.saveQueue = inFlight ? "sending" : asking ? "asking" : timer ? "waiting" : "idle";
   }
 
   function say(text, kind) {
