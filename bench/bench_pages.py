@@ -65,7 +65,7 @@ def bench_app():
 
     tmp = Path(tempfile.mkdtemp())
     os.environ["COMPANION_INSTANCE"] = str(tmp)
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
     app.add_url_rule("/_floor", "floor", lambda: "ok")  # the floor of `parts`, as in bench/load.py
     with app.app_context():

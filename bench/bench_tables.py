@@ -235,7 +235,7 @@ def collection_cost() -> str:
     with tempfile.TemporaryDirectory(prefix="companion-gc-") as tmp:
         os.environ["COMPANION_INSTANCE"] = tmp
         application = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/gc.sqlite3",
-                                  "WTF_CSRF_ENABLED": False})
+                                  "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
         with application.app_context():
             from companion.extensions import db
 

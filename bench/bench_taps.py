@@ -483,7 +483,8 @@ def serve():
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-taps-"))
     os.environ["COMPANION_INSTANCE"] = str(tmp / "instance")
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}"})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",
+                      "RATELIMIT_ENABLED": False})
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -46,9 +46,11 @@ def create_app(config: Mapping | None = None) -> Flask:
         limits,
         links,
         logmask,
+        ratelimits,
         security,
         sqlite,
         static_cache,
+        tokens,
     )
     from .extensions import csrf, db, migrate
 
@@ -68,11 +70,13 @@ def create_app(config: Mapping | None = None) -> Flask:
     links.init_app(app)
 
     from . import models  # noqa: F401 - registers the tables with SQLAlchemy
+    tokens.init_app(app)  # before the blueprints: their rules use the `token` converter
     from .views import exchange, home, play, sheets, stats, tools
 
     for blueprint in (home.bp, play.bp, sheets.bp, tools.bp, stats.bp, exchange.bp):
         app.register_blueprint(blueprint)
     api.init_app(app)
+    ratelimits.init_app(app)  # after the views: it wraps the ones it limits
 
     proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
     if proxies:

@@ -23,6 +23,8 @@ MESSAGES = {
     409: (N_("Conflit"), N_("Quelqu'un d'autre a modifié cette partie entre-temps.")),
     413: (N_("Trop volumineux"), N_("Les données envoyées dépassent la taille permise.")),
     422: (N_("Données invalides"), N_("Les données reçues ne décrivent pas une partie valide.")),
+    429: (N_("Trop de demandes"), N_("Trop de demandes de cet appareil en peu de temps : rien n'a été fait. "
+                                     "Attendez un peu, puis réessayez.")),
     500: (N_("Erreur interne"), N_("Quelque chose s'est mal passé de notre côté. Les parties enregistrées ne "
                                "sont pas touchées ; réessayez dans un instant.")),
     507: (N_("Plus de place sur le serveur"),

@@ -37,7 +37,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -47,7 +47,7 @@ from . import forms, games, jsonio, limits, photos, summaries
 from .extensions import db
 from .games.core import InvalidDocument, Problem, join, join_names
 from .games.i18n import _
-from .models import DeviceGame, GamePhoto, GameRecord
+from .models import DeviceGame, GamePhoto, GameRecord, new_token, now
 from .store import colours_of, edition_for, padded_colours
 
 FORMAT = "companion-export"
@@ -298,14 +298,30 @@ class Incoming:
     document: dict
     path: str = "games"  # where it is in the file (games[3]), for a refusal
     edition: str | None = None  # the rule set the table played by (None: the game's default)
+    summary: dict | None = None  # made while the file was checked (None: `restore` makes it)
     scored_at: datetime | None = None  # when it was first scored (None: unknown)
     photo: photos.Photo | None = None  # the photo of its final board, checked
 
 
+@dataclass(frozen=True)
+class Added:
+    """A game a restore stored: what the command line lists of it."""
+
+    id: int
+    uid: str
+    edit_token: str
+    game: str
+    variant: str
+    document: dict
+
+
 @dataclass
 class Outcome:
-    added: list[GameRecord] = field(default_factory=list)
+    added: list[Added] = field(default_factory=list)
     present: list[GameRecord] = field(default_factory=list)  # already on this server: left as they are
+
+
+Progress = Callable[[int, int], None]  # (games checked, games in the file)
 
 
 class Refused(Exception):
@@ -316,7 +332,7 @@ class Refused(Exception):
         self.problems = list(problems)
 
 
-def parse(text: str | bytes) -> list[Incoming]:
+def parse(text: str | bytes, progress: Progress | None = None) -> list[Incoming]:
     """The games of an export file, or Refused with every problem found.
 
     Read as strictly as a document sent to the API (`jsonio`): a key given twice or a lone surrogate
@@ -329,10 +345,16 @@ def parse(text: str | bytes) -> list[Incoming]:
         raise Refused([Problem("fichier", message)]) from None
     except InvalidDocument as exc:
         raise Refused(exc.problems) from None
-    return validate(data)
+    return validate(data, progress)
 
 
-def validate(data: object) -> list[Incoming]:
+CHECK_STEP = 100  # games checked between two progress reports
+
+
+def validate(data: object, progress: Progress | None = None) -> list[Incoming]:
+    """The games of an export file read as JSON (Refused with every problem); `progress` is told
+    every CHECK_STEP games how many are checked, and heavy work pauses every PAUSE_EVERY games
+    for the requests of the tables (`limits.pause`)."""
     problems: list[Problem] = []
     add = problems.append
     if not isinstance(data, dict):
@@ -357,6 +379,10 @@ def validate(data: object) -> list[Incoming]:
     seen: dict[str, int] = {}
     incoming = []
     for i, item in enumerate(items):
+        if i % limits.PAUSE_EVERY == 0 and i:
+            limits.pause()
+            if progress is not None and i % CHECK_STEP == 0:
+                progress(i, len(items))
         found = _game(item, join("games", i), problems.append)
         uid = item.get("id") if isinstance(item, dict) else None
         if isinstance(uid, str) and uid in seen:
@@ -366,9 +392,22 @@ def validate(data: object) -> list[Incoming]:
             seen[uid] = i
         if found is not None:
             incoming.append(found)
+    if progress is not None:
+        progress(len(items), len(items))
     if problems:
         raise Refused(problems)
     return incoming
+
+
+def _checked(document: object, status: object, edition: str | None) -> tuple[list[Problem], dict | None]:
+    """`check_document`'s problems and, when there are none, the summary stored with the game: the
+    document is scored once (by the table's edition), not once to check and again to summarise."""
+    try:
+        result = games.score(document, edition=edition)
+    except InvalidDocument as exc:
+        problems = [p for p in exc.problems if status != "draft" or p.kind != games.RULE]
+        return problems, (None if problems else summaries.make(document, 1, result=None))
+    return [], summaries.make(document, 1, result=result)
 
 
 def _game(item: object, path: str, add) -> Incoming | None:
@@ -389,7 +428,13 @@ def _game(item: object, path: str, add) -> Incoming | None:
     created = _when(item.get("created_at"), join(path, "created_at"), before, required=True)
     updated = _when(item.get("updated_at"), join(path, "updated_at"), before, required=False) or created
     document = item.get("document")
-    for problem in check_document(document, status):
+    edition = item.get("edition")
+    game_id = document.get("game") if isinstance(document, dict) else None
+    game = games.GAMES.get(game_id) if isinstance(game_id, str) else None  # a list is no key (a 500 once)
+    known_edition = edition is None or (game is not None and isinstance(edition, str)
+                                        and edition in game.editions)
+    problems, summary = _checked(document, status, edition if known_edition and edition else None)
+    for problem in problems:
         inner = join(path, "document") if problem.path == "document" else \
             f"{join(path, 'document')}.{problem.path}"
         before(Problem(inner, problem.message))
@@ -404,9 +449,7 @@ def _game(item: object, path: str, add) -> Incoming | None:
         for j, c in enumerate(colours):
             if not (c == "" or (isinstance(c, str) and HEX.fullmatch(c))):
                 before(Problem(join(join(path, "colours"), j), _("couleur attendue au format #rrggbb")))
-    edition = item.get("edition")
-    game = games.GAMES.get(document.get("game")) if isinstance(document, dict) else None
-    if edition is not None and (game is None or edition not in game.editions):
+    if not known_edition:
         expected = join_names(list(game.editions), "ou") if game and game.editions else _("aucune")
         message = _("édition inconnue pour {game} : {value} (attendu : {expected})",
                     game=game.title if game else "?", value=repr(edition), expected=expected)
@@ -416,7 +459,7 @@ def _game(item: object, path: str, add) -> Incoming | None:
     if before.count:
         return None
     return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path,
-                    edition_for(document["game"], edition), scored_at, photo)
+                    edition_for(document["game"], edition), summary, scored_at, photo)
 
 
 def _photo(value: object, path: str, add) -> photos.Photo | None:
@@ -485,27 +528,36 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
             raise Refused([Problem(join(g.path, "id"), _(
                 "cette partie est déjà sur ce serveur, et pas dans la liste de cet appareil : un fichier "
                 "ne donne pas accès à une partie existante ; ouvrez-la par son lien")) for g in strangers])
+    new = []
+    for g in incoming:
+        if g.uid in existing:
+            outcome.present.append(existing[g.uid])
+        else:  # a uid twice in one file is refused by `validate`
+            new.append(g)
+    rows = [{"uid": g.uid, "game": g.document["game"], "variant": g.document["variant"],
+             "document": g.document, "colours": g.colours, "status": g.status, "version": 1,
+             "created_at": g.created_at, "updated_at": g.updated_at, "edition": g.edition,
+             "edit_token": new_token(), "view_token": new_token(),
+             "summary": g.summary or summaries.make(g.document, 1, edition=g.edition),
+             "first_scored_at": g.scored_at, "photo_key": g.photo.digest if g.photo else None} for g in new]
+    # Written in one transaction (all or nothing), by two statements each run over every row (the
+    # ORM's unit of work, a flush per game, took five times as long): the games, then this device's
+    # history. The ids come back in the rows' order (RETURNING, on SQLite and PostgreSQL alike).
+    insert = sa.insert(GameRecord.__table__).returning(GameRecord.__table__.c.id,
+                                                       sort_by_parameter_order=True)
     try:
-        for g in incoming:
-            record = existing.get(g.uid)
-            if record is not None:
-                outcome.present.append(record)
-                continue
-            record = GameRecord(uid=g.uid, game=g.document["game"], variant=g.document["variant"],
-                                document=g.document, colours=g.colours, status=g.status, version=1,
-                                created_at=g.created_at, updated_at=g.updated_at, edition=g.edition,
-                                summary=summaries.make(g.document, 1, edition=g.edition),
-                                first_scored_at=g.scored_at, photo_key=g.photo.digest if g.photo else None)
-            db.session.add(record)
-            db.session.flush()
-            if g.photo is not None:
-                db.session.add(GamePhoto(game_id=record.id, data=g.photo.data, width=g.photo.width,
-                                         height=g.photo.height, digest=g.photo.digest))
-            if device is not None:
-                db.session.add(DeviceGame(device=device, game_id=record.id, can_edit=True))
-            outcome.added.append(record)
+        ids = list(db.session.connection().execute(insert, rows).scalars()) if rows else []
+        if device is not None and ids:
+            db.session.connection().execute(sa.insert(DeviceGame.__table__), [
+                {"device": device, "game_id": i, "can_edit": True, "opened_at": now()} for i in ids])
+        kept = [{"game_id": i, "data": g.photo.data, "width": g.photo.width, "height": g.photo.height,
+                 "digest": g.photo.digest} for i, g in zip(ids, new, strict=True) if g.photo is not None]
+        if kept:  # the photos of the final boards, beside their games
+            db.session.connection().execute(sa.insert(GamePhoto.__table__), kept)
         db.session.commit()
     except Exception:
         db.session.rollback()
         raise
+    outcome.added = [Added(i, row["uid"], row["edit_token"], row["game"], row["variant"], row["document"])
+                     for i, row in zip(ids, rows, strict=True)]
     return outcome

@@ -33,8 +33,9 @@ import io
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 
-from flask import Flask, abort, current_app, has_app_context, request
+from flask import Flask, abort, current_app, has_app_context, has_request_context, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, Rule
 
@@ -47,6 +48,7 @@ PAUSE_EVERY = 25  # games between two pauses of heavy work (a few milliseconds o
 YIELD_STEP = 0.002  # seconds: how often a pausing heavy request looks again
 YIELD_MOST = 0.25  # seconds a heavy request waits at most per pause: it still moves on under load
 STREAMED = "companion.streamed"
+SLOT = "companion.slot"  # the working slots a request took, and whether they are the heavy share
 READ_SIZE = 64 * 1024
 BUFFERED_MAX = 16 * 1024 * 1024  # the largest body read ahead by default (the app passes UPLOAD_MAX_BYTES)
 SPOOL_IN_MEMORY = 1024 * 1024  # past this, a body being read ahead waits in a temporary file
@@ -90,6 +92,7 @@ class RequestGate:
         if slots is None:
             return self.app(environ, start_response)
         slots.acquire()
+        environ[SLOT] = (slots, is_heavy)  # `idle` gives it back while the request waits
         start, cpu = time.perf_counter(), time.thread_time()
         if not is_heavy:
             with self._count:
@@ -213,6 +216,42 @@ def pause() -> None:
         gate.yield_to_light()
     else:
         time.sleep(0)
+
+
+@contextmanager
+def idle():
+    """A request waiting for work done elsewhere (a restore in the background) gives its working
+    slot back while it waits, and takes one again before it goes on."""
+    taken = request.environ.get(SLOT) if has_request_context() else None
+    gate = current_app.extensions.get(GATE)
+    if taken is None or gate is None:
+        yield
+        return
+    slots, is_heavy = taken
+    if not is_heavy:
+        with gate._count:
+            gate.light -= 1
+    slots.release()
+    try:
+        yield
+    finally:
+        slots.acquire()
+        if not is_heavy:
+            with gate._count:
+                gate.light += 1
+
+
+@contextmanager
+def heavy_slot(app):
+    """Heavy work outside a request (a restore's thread) takes one of the heavy share's slots, as
+    an export does, for as long as it works."""
+    gate = app.extensions.get(GATE)
+    slots = gate.heavy_slots if gate is not None else None
+    if slots is None:
+        yield
+        return
+    with slots:
+        yield
 
 
 def streamed(response):

@@ -71,6 +71,17 @@ def from_env(instance_path: str) -> dict:
         "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         # Heavy routes (exports, statistics) working at once per process, beside those: their own share.
         "HEAVY_REQUESTS": int(os.environ.get("HEAVY_REQUESTS", "") or 1),
+        # Seconds a restore's request (and each ask of its progress page) waits for the restore
+        # running in the background before answering with its progress (companion.restore_jobs).
+        "RESTORE_WAIT_SECONDS": float(os.environ.get("RESTORE_WAIT_SECONDS", "") or 10),
+        # How often one client may do each (companion.ratelimits; Flask-Limiter's notation). The
+        # counts are per process unless RATELIMIT_STORAGE_URI names a shared store (redis://...).
+        "RATE_LIMIT_RESTORE": os.environ.get("RATE_LIMIT_RESTORE", "").strip() or "10 per hour",
+        "RATE_LIMIT_NEW_GAME": os.environ.get("RATE_LIMIT_NEW_GAME", "").strip() or "60 per 10 minutes",
+        "RATE_LIMIT_TIE": os.environ.get("RATE_LIMIT_TIE", "").strip() or "60 per minute",
+        "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "").strip() or "300 per minute",
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "").strip() or "memory://",
+        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "1").strip() != "0",
         "WTF_CSRF_TIME_LIMIT": None,  # a game is scored over an evening: tokens last the session
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from companion.extensions import db
 from companion.models import GameRecord
+from conftest import CEILING
 
 # ------------------------------------------------------------------ Flask client
 
@@ -137,12 +138,19 @@ def second_phone(browser, live_server):
     context.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).netloc == origin
                   else route.abort())
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(CEILING)
     return context, page
 
 
 def saved(page) -> None:
     expect(page.locator("#save-state")).to_have_text("Enregistré \u2713")
+
+
+def settled(page) -> None:
+    """Nothing left to send: no save on its way, none due after the autosave's delay, no catching
+    up (static/js/play/autosave.js says so on the form, `data-save-queue`). What a test waits for
+    before checking that something did NOT happen, instead of a wall-clock wait."""
+    expect(page.locator("form[data-save-queue]")).to_have_attribute("data-save-queue", "idle")
 
 
 def stored_document(live_server, url: str) -> dict:

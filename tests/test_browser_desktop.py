@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import load_example, screenshot
+from conftest import CEILING, load_example, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 def desktop(browser, live_server):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(CEILING)
     yield page
     context.close()
 

@@ -11,25 +11,27 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import screenshot
-from helpers import check_layout, new_game, saved, stored_document
+from helpers import check_layout, new_game, saved, settled, stored_document
 
 pytestmark = pytest.mark.browser
 
 
-def step(page):
-    """The id of the step on screen."""
-    return page.locator("[data-stage]:not([hidden])").get_attribute("id")
+def on_step(page, stage: str) -> None:
+    """The step on screen is `stage`, alone: waited for (a tap's step change is the page's work,
+    which a busy machine may do late), not read at once."""
+    expect(page.locator("[data-stage]:not([hidden])")).to_have_count(1)
+    expect(page.locator("[data-stage]:not([hidden])")).to_have_id(stage)
 
 
 def test_a_game_played_player_by_player(phone, live_server):
     url = new_game(phone, "revive", "base", ["Inès", "Léo", "Zoé"])
     # The table's step first (the shared artifact card), alone on screen.
-    assert step(phone) == "table"
+    on_step(phone, "table")
     expect(phone.locator("#joueur-1")).to_be_hidden()
     expect(phone.locator("[data-turn-name]")).to_have_text("Toute la table")
     phone.fill('[name="card-0-points"]', "2")
     phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
-    assert step(phone) == "joueur-1"
+    on_step(phone, "joueur-1")
     expect(phone.locator("[data-turn-name]")).to_have_text("Inès")
     # "Joueur suivant" put the cursor in the player's first field: typing goes there.
     assert phone.evaluate("document.activeElement.name") == "players-0-track"
@@ -43,7 +45,7 @@ def test_a_game_played_player_by_player(phone, live_server):
     check_layout(phone)
     screenshot(phone, "flow-player-step")
     phone.get_by_role("button", name=re.compile("^Joueur suivant")).tap()
-    assert step(phone) == "joueur-2"
+    on_step(phone, "joueur-2")
     expect(phone.locator("[data-turn-name]")).to_have_text("Léo")
     expect(phone.locator("[data-turn-total]")).to_have_text("0")
     phone.keyboard.type("52")
@@ -52,10 +54,10 @@ def test_a_game_played_player_by_player(phone, live_server):
     expect(phone.locator("[data-turn-total]")).to_have_text("56")
     # Back one step through the step's own link, then to Zoé through the list of steps.
     phone.locator("#joueur-2 .step-nav a", has_text="Inès").tap()
-    assert step(phone) == "joueur-1"
+    on_step(phone, "joueur-1")
     expect(phone.locator("[data-turn-total]")).to_have_text("46")
     phone.locator(".steps-list a", has_text="Zoé").tap()
-    assert step(phone) == "joueur-3"
+    on_step(phone, "joueur-3")
     expect(phone.get_by_role("button", name=re.compile("^Joueur suivant"))).to_be_hidden()  # the last step
     phone.locator('[name="players-2-track"]').tap()
     phone.keyboard.type("60")
@@ -98,6 +100,7 @@ def test_warnings_beside_the_field_and_on_the_results(phone):
     phone.keyboard.type("30")  # Maëlle's track
     phone.locator('[name="players-0-ports"]').tap()
     phone.keyboard.type("4")
+    settled(phone)  # the warnings come with the save's answer: wait for it, however long it takes
     warning = phone.locator("#w-players-0-track")
     expect(warning).to_contain_text("piste de score (30) et points détaillés (ports 4) sont additionnés "
                                      "(R1), soit 34")
@@ -181,7 +184,7 @@ def test_the_error_summary_leads_to_a_field_in_another_step(phone):
     phone.locator('[name="players-1-resources-gears"]').fill("9")  # at most 6
     expect(phone.locator("#e-players-1-resources-gears")).not_to_be_empty()
     phone.locator(".steps-list a", has_text="Table").tap()
-    assert step(phone) == "table"
+    on_step(phone, "table")
     # the step holding the problem is marked in the list of steps
     expect(phone.locator(".steps-list a.has-error")).to_contain_text("Bob")
     phone.get_by_role("button", name="Voir les résultats").tap()
@@ -189,7 +192,7 @@ def test_the_error_summary_leads_to_a_field_in_another_step(phone):
     expect(summary).to_be_visible()
     link = summary.locator('a[href="#f-players-1-resources-gears"]')
     link.tap()
-    assert step(phone) == "joueur-2"
+    on_step(phone, "joueur-2")
     expect(phone.locator('[name="players-1-resources-gears"]')).to_be_in_viewport()
 
 

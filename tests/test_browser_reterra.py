@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from companion.games.reterra import analyse_grid
 from conftest import load_example, screenshot
-from helpers import check_layout, saved, second_phone, show_player, stored_document
+from helpers import check_layout, saved, second_phone, settled, show_player, stored_document
 from helpers import new_game as start_game
 
 pytestmark = pytest.mark.browser
@@ -281,7 +281,7 @@ def test_half_painted_board_survives_reload_and_refused_submit(phone, live_serve
     board.locator('.sq[data-square="A1"]').tap()
     board.locator('button[data-tool="relics"]').tap()
     board.locator('.sq[data-square="B2"]').tap()
-    phone.wait_for_timeout(1500)  # longer than the autosave's delay
+    settled(phone)  # nothing sent, nothing due: the board is kept here
     assert row1.input_value() == "F......." and relics.input_value() == "B2"
     expect(phone.locator("#save-state")).to_have_text("Gardé sur ce téléphone")
     assert "grid" not in stored_document(live_server, url)["players"][0]  # not a community yet
@@ -393,7 +393,7 @@ def test_cards_added_on_one_phone_keep_their_counts_on_the_other(phone, browser,
         show_player(other, 1)
         expect(other.locator("#f-players-1-built-0 label")).to_have_text("Serre")
         expect(other.locator("#f-players-1 [data-no-cards]")).to_be_hidden()
-        other.wait_for_timeout(1000)  # longer than the autosave's delay: B has nothing to send
+        settled(other)  # B has nothing to send
         assert sent == []
         step(other, "players-1-built-1", 1)
         saved(other)
@@ -515,7 +515,7 @@ def test_a_count_follows_its_card_when_the_other_phone_removed_one_above(phone, 
         # B now shows the cards as stored, Léo's 2 beside the Forge
         expect(other.locator("#f-players-1-built-1 label")).to_have_text("Forge")
         expect(other.locator('[name="players-1-built-1"]')).to_have_value("2")
-        other.wait_for_timeout(1000)  # nothing left to send: the save state settles
+        settled(other)  # nothing left to send: the save state settles
         expect(other.locator("#save-state")).to_have_text("Enregistré \u2713")
     finally:
         context.close()

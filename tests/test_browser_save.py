@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, choose, new_game, saved, second_phone, show_player, stored_document
+from helpers import check_layout, choose, new_game, saved, second_phone, settled, show_player, stored_document
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]
@@ -215,7 +215,7 @@ def test_voir_les_resultats_right_after_typing_into_a_conflict(phone, browser, l
         assert other.url == url
         notice.get_by_role("button", name="Appliquer mes saisies").click()
         saved(other)
-        other.wait_for_timeout(500)
+        settled(other)
         assert other.url == url  # the dropped tap does not come back
         assert stored_document(live_server, url)["players"][1]["ports"] == 6
 
@@ -256,7 +256,7 @@ def test_a_refused_value_keeps_its_message_when_the_page_comes_back(phone, live_
     asked = []
     phone.on("request", lambda r: asked.append(r.url) if "/state" in r.url else None)
     phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    phone.wait_for_timeout(300)
+    settled(phone)  # a catch-up would be "asking" until its answer: none was sent
     assert asked == []
     expect(message).not_to_have_text("")
     expect(phone.locator("#save-state")).to_have_text("Non enregistré : à corriger")
@@ -307,7 +307,8 @@ def test_voir_les_resultats_offline_tries_once_and_keeps_the_entry(phone, live_s
         phone.fill('[name="players-0-track"]', "9")
         phone.get_by_role("button", name="Voir les résultats").click()
         expect(phone.locator("#save-state")).to_have_text("Pas de réseau : saisies gardées sur ce téléphone")
-        phone.wait_for_timeout(1500)
+        # the failed attempt is over, the next one is due in 10 s: nothing else was sent meanwhile
+        expect(phone.locator("form[data-save-queue]")).to_have_attribute("data-save-queue", "waiting")
         assert len(saves) <= 2, len(saves)
         expect(phone.locator('[name="players-0-track"]')).to_have_value("9")
     finally:
@@ -503,7 +504,7 @@ def test_two_phones_each_adding_a_tile_keep_both(phone, browser, live_server):
         expect(other.locator('[name="cities-0-tiles-1-player"]')).to_have_value("Jules")
         expect(other.locator('[name="cities-0-tiles-2-player"]')).to_have_value("Éloïse")
         expect(other.locator('[name="cities-0-tiles-2-influence"]')).to_have_value("3")
-        other.wait_for_timeout(1000)  # nothing left to send: no save undoes A's tile
+        settled(other)  # nothing left to send: no save undoes A's tile
         assert stored_document(live_server, url)["cities"][0]["tiles"] == tiles
     finally:
         context.close()

@@ -12,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from played import device_of
 from playwright.sync_api import expect
+from test_restore_background import follow
 
 from bench.bench_restore import club_export, text_of
 from companion.extensions import db
@@ -29,8 +30,10 @@ def csrf_phone(app):
 
 
 def upload(phone, token: str, data: bytes):
+    """The file posted, then its progress page followed (a busy machine may take longer than the
+    restore's wait) until the restore answers: what was added, or its problems."""
     form = {"csrf_token": token, "file": (io.BytesIO(data), "club.json")}
-    return phone.post("/parties/importer", data=form, content_type="multipart/form-data")
+    return follow(phone, phone.post("/parties/importer", data=form, content_type="multipart/form-data"))
 
 
 def count(app, device: str | None = None) -> int:

@@ -421,7 +421,7 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
                        _("une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)"))
         p.towers = []
         for k, v in enumerate(check.array(raw, "towers", path)):
-            if v in TOWER_LIMITS and not isinstance(v, bool):
+            if type(v) is int and v in TOWER_LIMITS:  # an object or a list is a bad value, not a crash
                 p.towers.append(v)
             else:
                 check.add(join(join(path, "towers"), k), _("doit valoir 13 ou 3"))

@@ -13,8 +13,10 @@ from datetime import UTC, datetime
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -22,7 +24,7 @@ from flask import (
     url_for,
 )
 
-from .. import devices, exchange, limits
+from .. import devices, exchange, limits, restore_jobs
 from ..games.i18n import _, ngettext
 
 bp = Blueprint("exchange", __name__)
@@ -79,21 +81,53 @@ def restore():
     data = upload.read(_limit() + 1)
     if len(data) > _limit():
         return _too_big()
-    try:
-        outcome = exchange.restore(exchange.parse(data), devices.device_id())
-    except exchange.Refused as refused:
-        return _refused(refused.problems)
-    flash(said(outcome), "success")
-    return redirect(url_for("play.history"))
+    device = devices.device_id()
+    job = restore_jobs.start(data, device)
+    return _answer(job, restore_jobs.wait(job, device, current_app.config["RESTORE_WAIT_SECONDS"]))
 
 
-def _refused(problems, status: int = 422):
-    return render_template("play/import.html", problems=problems, limit=_limit()), status
+@bp.get("/parties/importer/<job>")
+def progress(job: str):
+    """A restore still at work when its page was answered: asked again (the page refreshes itself)
+    until it is finished, each time waiting a few seconds for it."""
+    device = devices.device_id(create=False)
+    state = restore_jobs.wait(job, device, current_app.config["RESTORE_WAIT_SECONDS"]) if device else None
+    return _answer(job, state)
+
+
+def _answer(job: str, state: dict | None):
+    """What the phone sees of a restore: the games added (then "Mes parties"), every problem with its
+    path, or its progress (a page that asks again by itself, JavaScript or not)."""
+    if state is None:
+        abort(404)
+    if state["state"] == "done":
+        flash(said_counts(state["added"], state["present"]), "success")
+        return redirect(url_for("play.history"))
+    if restore_jobs.finished(state):
+        return _refused(restore_jobs.problems_of(state), count=state.get("count"),
+                        status=422 if state["state"] == "refused" else 500)
+    if request.method == "POST":  # the page of its progress, at an address of its own
+        return redirect(url_for("exchange.progress", job=job), 303)
+    response = make_response(render_template("play/import_progress.html", state=state,
+                                             refresh=REFRESH_SECONDS))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+REFRESH_SECONDS = 1  # the progress page asks again this soon (each ask waits for the job a while)
+
+
+def _refused(problems, status: int = 422, count: int | None = None):
+    return render_template("play/import.html", problems=problems, count=count or len(problems),
+                           limit=_limit()), status
 
 
 def said(outcome: exchange.Outcome) -> str:
     """What an import did, in French: "2 parties restaurées ; 1 déjà présente sur ce serveur…"."""
-    added, present = len(outcome.added), len(outcome.present)
+    return said_counts(len(outcome.added), len(outcome.present))
+
+
+def said_counts(added: int, present: int) -> str:
     # Nothing new but games already here: say so in words, not "0 partie restaurée".
     parts = [ngettext("{n} partie restaurée", "{n} parties restaurées", added) if added or not present
              else _("Aucune nouvelle partie")]

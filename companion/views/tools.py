@@ -145,7 +145,7 @@ def city_answer(outcome: dict, names: list[str]) -> dict:
             "points": points}
 
 
-@bp.route("/g/<token>/outils/ville", methods=["GET", "POST"])
+@bp.route("/g/<token:token>/outils/ville", methods=["GET", "POST"])
 def city(token: str):
     record = _game(token)
     names = store.names_of(record)
@@ -193,7 +193,7 @@ def city(token: str):
 # --------------------------------------------------------------------------- castle
 
 
-@bp.route("/g/<token>/outils/chateau", methods=["GET", "POST"])
+@bp.route("/g/<token:token>/outils/chateau", methods=["GET", "POST"])
 def castle(token: str):
     record = _game(token)
     names = store.names_of(record)

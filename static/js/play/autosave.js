@@ -131,6 +131,13 @@
   }
   function dropDraft() { try { localStorage.removeItem(key); } catch (err) { /* nothing kept */ } }
 
+  /* What the autosave is doing, on the form (data-save-queue) for whoever waits on it (the browser
+     tests: "nothing left to send" is a state, not a wall-clock wait): sending, asking (catching up),
+     waiting (a save due after the delay, or a retry) or idle. */
+  function settle() {
+    form.dataset.saveQueue = inFlight ? "sending" : asking ? "asking" : timer ? "waiting" : "idle";
+  }
+
   function say(text, kind) {
     if (!state) return;
     state.textContent = text;
@@ -330,6 +337,7 @@
   function catchUp() {
     if (asking || !form.dataset.state || document.visibilityState === "hidden" || !quiet()) return;
     asking = true;
+    settle();
     var asked = version.value;
     fetch(form.dataset.state + "?version=" + encodeURIComponent(asked), {
       credentials: "same-origin", headers: { "Accept": "application/json" }
@@ -350,7 +358,7 @@
       say(T("caught_up"), "ok");
     }).catch(function () {
       /* no network: the next save, or the next return to the front, asks again */
-    }).then(function () { asking = false; });
+    }).then(function () { asking = false; settle(); });
   }
 
   function save(keepalive) {
@@ -370,9 +378,11 @@
       if (!pending()) dropDraft();
       if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
       say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
+      settle();
       return;
     }
     inFlight = true;
+    settle();
     staleTotals(Object.keys(sent));  // a restored draft's fields too: their totals are the answer's
     var data = new FormData();
     if (csrf) data.append("csrf_token", csrf.value);
@@ -473,6 +483,7 @@
         return;
       }
       if (again) { again = false; save(); }
+      settle();
     });
   }
 
@@ -484,6 +495,7 @@
     say(T("pending"), "busy");
     clearTimeout(timer);
     timer = setTimeout(save, DELAY);
+    settle();
   }
 
   /* A full submit ("Enregistrer", "Voir les résultats") carries every field and their base values:
@@ -521,6 +533,7 @@
       carry(Object.keys(changes(true)));
       save();
     }
+    settle();
   });
 
   /* The fields a save just took before a submit: the page saved comes back at them (without this, the
@@ -611,4 +624,5 @@
     dropDraft();
   }
   showIf();
+  settle();
 })();
