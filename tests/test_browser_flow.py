@@ -296,29 +296,29 @@ def test_enter_never_puts_the_cursor_under_the_sticky_bar(phone):
 
 def test_a_refresh_or_a_reopened_game_comes_back_to_the_step(phone, live_server):
     url = new_game(phone, "revive", "base", ["Inès", "Léo", "Zoé"])
-    assert step(phone) == "table"
+    on_step(phone, "table")
     phone.locator(".steps-list a", has_text="Léo").tap()
-    assert step(phone) == "joueur-2"
+    on_step(phone, "joueur-2")
     phone.locator('[name="players-1-track"]').tap()
     phone.keyboard.type("30")
     saved(phone)
     phone.reload()
     expect(phone.locator("#joueur-2")).to_be_visible()
-    assert step(phone) == "joueur-2"
+    on_step(phone, "joueur-2")
     expect(phone.locator('[name="players-1-track"]')).to_have_value("30")
     # reopened from "Mes parties", later
     phone.goto(live_server.url + "/parties")
     phone.locator(f'a[href="{url.removeprefix(live_server.url)}"]').first.tap()
     phone.wait_for_url(url)
     expect(phone.locator("#joueur-2")).to_be_visible()
-    assert step(phone) == "joueur-2"
+    on_step(phone, "joueur-2")
     # a link to a step still wins, and the phone then keeps where it goes
     phone.goto(url + "#joueur-3")
     expect(phone.locator("#joueur-3")).to_be_visible()
     phone.locator(".steps-list a", has_text="Inès").tap()
     phone.reload()
     expect(phone.locator("#joueur-1")).to_be_visible()
-    assert step(phone) == "joueur-1"
+    on_step(phone, "joueur-1")
 
 
 def test_a_tie_carried_into_its_game_opens_on_the_first_player(phone, live_server):
@@ -338,7 +338,7 @@ def test_a_tie_carried_into_its_game_opens_on_the_first_player(phone, live_serve
     phone.get_by_role("button", name="Saisir la partie complète avec ces joueurs").tap()
     phone.wait_for_url(re.compile(r"/g/[\w-]+/#joueur-1$"))
     expect(phone.locator("#joueur-1")).to_be_visible()
-    assert step(phone) == "joueur-1"
+    on_step(phone, "joueur-1")
     expect(phone.locator("#joueur-1 .player-name > span").first).to_have_text("Cy")
     doc = stored_document(live_server, phone.url)
     assert [p["name"] for p in doc["players"]] == ["Cy", "Ana", "Bob"] and doc["edinburgh"] == "Bob"
