@@ -293,8 +293,9 @@ class HeavyPaths:
         rules = [rule for rule in app.url_map.iter_rules()
                  if rule.arguments and getattr(app.view_functions.get(rule.endpoint), "heavy", False)]
         self.tails = tuple({rule.rule.rsplit(">", 1)[-1] for rule in rules})
-        self.adapter = (Map([Rule(rule.rule, endpoint=rule.endpoint, methods=rule.methods) for rule in rules])
-                        .bind("heavy.invalid") if rules else None)
+        # the app's own converters (a game link's `token`), so each rule matches as the app's does
+        self.adapter = (Map([Rule(rule.rule, endpoint=rule.endpoint, methods=rule.methods) for rule in rules],
+                            converters=app.url_map.converters).bind("heavy.invalid") if rules else None)
 
     def __contains__(self, request_line: tuple[str, str]) -> bool:
         path, method = request_line
