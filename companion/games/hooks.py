@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar
 
-from .core import Problem, Result, TieField, TieQuestion
+from .core import Lever, Problem, Result, TieField, TieQuestion
 from .i18n import _
 
 
@@ -68,3 +68,10 @@ class Hooks:
         the engine as any game; or None and the problems, each at "total", a field's key or
         "key[i]" (the i-th tied player's number), with a French message."""
         return None, [Problem("game", _("ce jeu ne se départage pas sur cette page"))]
+
+    # -- "what would I have needed?" (docs/rulings.md, companion/games/needed.py)
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        """The fields of the player at `seat` (a valid, scored document) that the search may change,
+        each with its bounds and its words; () for a game that offers none."""
+        return ()

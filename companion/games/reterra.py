@@ -42,6 +42,7 @@ from .core import (
     Category,
     Checker,
     Game,
+    Lever,
     Line,
     PlayerScore,
     Problem,
@@ -597,6 +598,46 @@ def from_past(documents: Iterable[dict]) -> dict:
     return {"known_cards": cards}
 
 
+def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+    """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): in
+    counts mode, energy sources, segments, inhabitants, visible relics (the 64 squares shared with the
+    junk) and one junk token fewer; with a grid, its squares stay as drawn. Then each building card in
+    play built once more (by the French rules a card worth 0 changes nothing: left out) and the
+    building powers' points."""
+    player = doc["players"][seat]
+    me = ("players", seat)
+    out = []
+    if "grid" not in player:
+        junk = player.get("junk", 0)
+        room = SIZE * SIZE - junk
+        out += [
+            Lever((*me, "energy_sources"),
+                  (N_("{n} source d'énergie de plus"), N_("{n} sources d'énergie de plus")),
+                  hi=COUNT_BOUNDS["energy_sources"]),
+            Lever((*me, "segments"),
+                  (N_("{n} segment de terrain de plus"), N_("{n} segments de terrain de plus")),
+                  hi=COUNT_BOUNDS["segments"]),
+            Lever((*me, "inhabitants"), (N_("{n} habitant de plus"), N_("{n} habitants de plus")),
+                  hi=min(COUNT_BOUNDS["inhabitants"], room)),
+            Lever((*me, "relics"), (N_("{n} relique visible de plus"), N_("{n} reliques visibles de plus")),
+                  hi=min(COUNT_BOUNDS["relics"], room)),
+            Lever((*me, "junk"),
+                  (N_("{n} jeton bric-à-brac de moins"), N_("{n} jetons bric-à-brac de moins")),
+                  direction=-1),
+        ]
+    english = edition == ENGLISH
+    for card in doc.get("buildings") or []:
+        if card["points"] or english:
+            out.append(Lever((*me, "buildings", card["id"]),
+                             (N_("{n} {name} de plus"), N_("{n} {name} de plus")),
+                             hi=BUILDING_MAX, name=(card.get("name") or card["id"]).strip(),
+                             tie_note=N_("règle de l'édition anglaise") if english else ""))
+    out.append(Lever((*me, "building_bonus"), (N_("{n} point de pouvoir de bâtiment de plus"),
+                                               N_("{n} points de pouvoir de bâtiment de plus")),
+                     hi=BONUS_MAX))
+    return tuple(out)
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
@@ -610,6 +651,9 @@ class _Hooks(Hooks):
 
     def tie_document(self, question: TieQuestion) -> tuple[dict | None, list[Problem]]:
         return tie_document(question)
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        return levers(doc, seat, edition)
 
 
 HOOKS = _Hooks()
