@@ -413,8 +413,8 @@ class Lever:
     unit, and each path of `carries` (a count) goes up by 1 with it (a castle taken is one castle
     more). `words`: how it is said in French (message ids): a count's two forms ("{n} château de
     plus", "{n} châteaux de plus"), a switch's one ("le château de Stirling"). `monotone`: moving it
-    further never makes the player worse off (the search may then halve the range); False for a
-    field a tie-break reads modulo something (Revive's leftover resources): every step is tried.
+    further never makes the player worse off (the search may then halve the range); False: every
+    step is tried.
     `tie_note`: said after the change when it wins by a tie-break ("règle de l'édition anglaise")."""
 
     path: tuple

@@ -370,8 +370,9 @@ def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
 def levers(doc: dict, seat: int) -> tuple[Lever, ...]:
     """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): the
     4-point token when nobody holds it (another player's is theirs), 2-point tokens, Scyphoz cards
-    (the expansion), one more leftover resource of the first kind with room (not monotone: five make a
-    point and leave none for the tie-break), machine progress (the tie-break) and the score track."""
+    (the expansion), one more leftover resource of the first kind with room (monotone: a fifth makes a
+    point, which beats any leftover in V6's tie-break), machine progress (the tie-break) and the score
+    track."""
     variant = doc["variant"]
     player = doc["players"][seat]
     me = ("players", seat)
@@ -390,7 +391,7 @@ def levers(doc: dict, seat: int) -> tuple[Lever, ...]:
         if held.get(key, 0) < limit:
             out.append(Lever((*me, "resources", key), (N_("{n} ressource restante de plus"),
                                                        N_("{n} ressources restantes de plus")),
-                             hi=limit, monotone=False))
+                             hi=limit))
             break
     out.append(Lever((*me, "machine_progress"), (N_("{n} case de plus sur les pistes de machine"),
                                                  N_("{n} cases de plus sur les pistes de machine")),
