@@ -48,8 +48,8 @@ CARDS = [{"id": f"carte-{k}", "name": f"Carte {k}", "points": k % 4} for k in ra
 
 
 def reterra(bonus: tuple[int, ...]) -> dict:
-    players = [{"name": name, "segments": 3, "energy_sources": 1, "relics": 4, "junk": 1, "inhabitants": 3 + i,
-                "buildings": {"carte-1": 1, "carte-2": i % 2}, "building_bonus": b}
+    players = [{"name": name, "segments": 3, "energy_sources": 1, "relics": 4, "junk": 1,
+                "inhabitants": 3 + i, "buildings": {"carte-1": 1, "carte-2": i % 2}, "building_bonus": b}
                for i, (name, b) in enumerate(zip(NAMES, bonus, strict=True))]
     return {"game": "reterra", "variant": "base", "buildings": CARDS, "players": players}
 
@@ -62,7 +62,8 @@ def revive(variant: str, tracks: tuple[int, ...]) -> dict:
                             {"unlocked": True, "cards": 2}],
              "resources": {"gears": 2 + i % 3, "books": 1}, "machine_progress": 10 + i,
              "great_locations": [5], "artifacts": [2, 1, 0], "artifact_points": 7,
-             "artifact_card": [{"count": 6, "points": 1}, {"count": 3, "points": 2}, {"count": 4, "points": 1}]}
+             "artifact_card": [{"count": 6, "points": 1}, {"count": 3, "points": 2},
+                               {"count": 4, "points": 1}]}
         if variant == "abyss":
             p |= {"scyphoz": 1, "devotion": 9}
         players.append(p)
@@ -112,8 +113,8 @@ def main() -> list[dict]:
         cpu = cpu_of(search)
         worst = max(worst, cpu)
         print(f"  CPU par recherche : {cpu * 1000:.1f} ms (cible ≤ {TARGET_CPU * 1000:.0f} ms)")
-        results.append(report_both(f"needed ({label})", interleaved(search, lambda text=text: json.loads(text),
-                                                                   seconds=0.5), "json.loads"))
+        results.append(report_both(f"needed ({label})", interleaved(
+            search, lambda text=text: json.loads(text), seconds=0.5), "json.loads"))
         results.append(report_both(f"needed ({label})", interleaved(
             search, lambda doc=doc, edition=edition: games.score(doc, edition=edition), seconds=0.5),
             "un games.score"))

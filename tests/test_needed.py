@@ -5,19 +5,19 @@ the sheet, and given by the API (`?needed=1`) and the CLI (`--needed`)."""
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 import io
 import json
+from dataclasses import replace
 from html import unescape
 
 import pytest
+from test_pdf import DAY, read, squash
 
 from companion import games, score_cache
 from companion.cli import main
 from companion.games import i18n, needed
 from conftest import load_example
 from helpers import create_game, stored
-from test_pdf import DAY, read, squash
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}
 
@@ -85,7 +85,8 @@ def test_a_player_who_cannot_win_is_told_why():
            "stirling": "Ana"}
     [need] = games.needs(doc)
     assert not need.options and need.reason == needed.NO_LEVER
-    assert lines(doc) == ["Ben : aucun de ses propres champs ne peut encore changer dans les bornes du contrat"]
+    assert lines(doc) == ["Ben : aucun de ses propres champs ne peut encore changer dans les bornes du "
+                          "contrat"]
     assert needed.to_json([need]) == [{"player": "Ben", "outcome": None, "changes": [],
                                        "reason": needed.reason_text(need)}]
     stuck["track"] = 499  # one point of track left: not 36
@@ -96,7 +97,8 @@ def test_a_player_who_cannot_win_is_told_why():
 
 def test_nobody_is_searched_when_alone_or_when_everyone_shares():
     assert games.needs({"game": "revive", "variant": "base", "players": [{"name": "Bea", "track": 9}]}) == []
-    tied = {"game": "revive", "variant": "base", "players": [{"name": "A", "track": 9}, {"name": "B", "track": 9}]}
+    tied = {"game": "revive", "variant": "base",
+            "players": [{"name": "A", "track": 9}, {"name": "B", "track": 9}]}
     assert games.needs(tied) == []
 
 
@@ -182,7 +184,8 @@ def test_results_and_shared_pages_show_the_line_escaped(app, client):
     for url in (f"/g/{token}/resultats", f"/r/{view}/"):
         html = client.get(url).get_data(as_text=True)
         assert "Ce qu&#39;il aurait fallu pour gagner" in html or "Ce qu'il aurait fallu pour gagner" in html
-        assert "&lt;b&gt;Yanis&lt;/b&gt; : 28 points de plus sur la piste de score (victoire partagée)" in html
+        line = "&lt;b&gt;Yanis&lt;/b&gt; : 28 points de plus sur la piste de score (victoire partagée)"
+        assert line in html
         assert "<b>Yanis</b>" not in html
     english = unescape(client.get(f"/r/{view}/?lang=en").get_data(as_text=True))
     assert "What it would have taken to win" in english
