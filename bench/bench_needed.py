@@ -54,6 +54,35 @@ def reterra(bonus: tuple[int, ...]) -> dict:
     return {"game": "reterra", "variant": "base", "buildings": CARDS, "players": players}
 
 
+def reterra_many_cards() -> dict:
+    """The most levers a player can have: 15 cards in play (each worth 1), energy sources and segments
+    at their bounds, a leader 20 points ahead: every single lever needs 20 units, no pair of 12 does."""
+    cards = [{"id": f"carte-{k}", "name": f"Carte {k}", "points": 1} for k in range(15)]
+    players = [{"name": name, "segments": 9, "energy_sources": 4, "relics": 4, "junk": 2, "inhabitants": 3,
+                "buildings": {"carte-0": 1}, "building_bonus": 40 if i == 0 else 20 - i}
+               for i, name in enumerate(NAMES)]
+    return {"game": "reterra", "variant": "base", "buildings": cards, "players": players}
+
+
+def reterra_distinct_cards() -> dict:
+    """15 cards of 15 values (0 to 14: each its own lever by the English rule), a leader 180 points
+    ahead: a pair of 12 units may come close (12 × 14), so each pair is looked at."""
+    cards = [{"id": f"carte-{k}", "name": f"Carte {k}", "points": k} for k in range(15)]
+    players = [{"name": name, "segments": 2, "energy_sources": 1, "relics": 4, "junk": 2, "inhabitants": 3,
+                "building_bonus": 190 if i == 0 else 10 - i} for i, name in enumerate(NAMES)]
+    return {"game": "reterra", "variant": "base", "buildings": cards, "players": players}
+
+
+def reterra_cards_none_beats() -> dict:
+    """The most card levers: card k worth k, each player built card k k times (so no card beats
+    another: more points, fewer left to build), a leader 180 points ahead."""
+    cards = [{"id": f"carte-{k}", "name": f"Carte {k}", "points": k} for k in range(1, 16)]
+    built = {f"carte-{k}": k for k in range(1, 16)}
+    players = [{"name": name, "relics": 4, "buildings": built, "building_bonus": 190 if i == 0 else 10 - i}
+               for i, name in enumerate(NAMES)]
+    return {"game": "reterra", "variant": "base", "buildings": cards, "players": players}
+
+
 def revive(variant: str, tracks: tuple[int, ...]) -> dict:
     players = []
     for i, (name, track) in enumerate(zip(NAMES, tracks, strict=True)):
@@ -80,6 +109,11 @@ def cases() -> list[tuple[str, dict, str | None]]:
         ("reterra (en), proches", reterra((10, 8, 6, 3)), "en"),
         ("reterra (fr), un joueur loin", reterra((150, 8, 6, 0)), None),
         ("reterra (en), un joueur loin", reterra((150, 8, 6, 0)), "en"),
+        ("reterra (en), 15 cartes, aucune paire", reterra_many_cards(), "en"),
+        ("reterra (fr), 15 cartes, aucune paire", reterra_many_cards(), None),
+        ("reterra (en), 15 cartes de 15 valeurs, meneur loin", reterra_distinct_cards(), "en"),
+        ("reterra (en), 15 cartes qu'aucune ne bat, meneur loin", reterra_cards_none_beats(), "en"),
+        ("reterra (fr), 15 cartes qu'aucune ne bat, meneur loin", reterra_cards_none_beats(), None),
         ("revive base, proches", revive("base", (60, 57, 53, 50)), None),
         ("revive base, un joueur loin", revive("base", (200, 57, 53, 10)), None),
         ("revive abyss, proches", revive("abyss", (60, 57, 53, 50)), None),

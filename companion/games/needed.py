@@ -230,6 +230,15 @@ class _Search:
 
     # -- two levers
 
+    def some_pair_may_win(self, budget: int) -> bool:
+        """False when every lever moved at once, each as far as a pair within `budget` may move it,
+        does not win: with monotone levers, no pair (which moves less) can. True when that cannot be
+        told (a lever not monotone, or that document refused)."""
+        if not all(lever.monotone or lever.kind == "switch" for lever in self.levers):
+            return True
+        every = tuple((k, min(top, budget - 1)) for k, top in enumerate(self.rooms))
+        return self.state(every) is not None
+
     def pair(self, a: int, b: int, budget: int) -> int:
         """Every way of moving levers a and b together (at least one unit each) that wins with at most
         `budget` units, recorded; returns the new budget (the fewest units found, or `budget`)."""
@@ -246,10 +255,13 @@ class _Search:
         monotone_a = la.monotone or la.kind == "switch"
         monotone_b = lb.monotone or lb.kind == "switch"
         if monotone_a and monotone_b:
-            corner = self.state(moves(top_a, top_b))
-            if corner is None:
-                return budget  # the most either may move within the budget does not win: nothing less does
-            if corner != _INVALID:
+            # Within the budget one of the two moves at most half of it: every pair is below one of
+            # these two corners. Neither wins: nothing below them does.
+            half = budget // 2
+            corners = [self.state(moves(top_a, min(top_b, half))), self.state(moves(min(top_a, half), top_b))]
+            if corners == [None, None]:
+                return budget
+            if _INVALID not in corners:
                 return self._staircase(a, b, top_a, top_b, budget, moves)
         return self._every(a, b, top_a, top_b, budget, moves, monotone_b)
 
@@ -313,7 +325,7 @@ class _Search:
         singles = [self.single(k) for k in range(len(self.levers))]
         best = min((u for u in singles if u is not None), default=None)
         budget = PAIR_UNITS if best is None else min(PAIR_UNITS, best - 1)
-        if budget >= 2:
+        if budget >= 2 and self.some_pair_may_win(budget):
             for a, b in combinations(range(len(self.levers)), 2):
                 budget = self.pair(a, b, budget)
         options = sorted(self.found.items(), key=lambda item: (item[1].units, len(item[0]),

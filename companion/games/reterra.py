@@ -601,9 +601,9 @@ def from_past(documents: Iterable[dict]) -> dict:
 def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
     """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): in
     counts mode, energy sources, segments, inhabitants, visible relics (the 64 squares shared with the
-    junk) and one junk token fewer; with a grid, its squares stay as drawn. Then each building card in
-    play built once more (by the French rules a card worth 0 changes nothing: left out) and the
-    building powers' points."""
+    junk) and one junk token fewer; with a grid, its squares stay as drawn. Then the building cards in
+    play built once more that no other card beats (by the French rules a card worth 0 changes nothing:
+    left out) and the building powers' points."""
     player = doc["players"][seat]
     me = ("players", seat)
     out = []
@@ -626,12 +626,30 @@ def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
                   direction=-1),
         ]
     english = edition == ENGLISH
-    for card in doc.get("buildings") or []:
-        if card["points"] or english:
-            out.append(Lever((*me, "buildings", card["id"]),
-                             (N_("{n} {name} de plus"), N_("{n} {name} de plus")),
-                             hi=BUILDING_MAX, name=(card.get("name") or card["id"]).strip(),
-                             tie_note=N_("règle de l'édition anglaise") if english else ""))
+    built = player.get("buildings") or {}
+
+    def room(card: dict) -> int:
+        return BUILDING_MAX - built.get(card["id"], 0)
+
+    # A card worth no more than another that the player may build at least as many more times is never
+    # a smaller change (the other gives as many points or more, and as many buildings): only the cards
+    # no other card beats are levers, the first listed among equals.
+    cards = [c for c in doc.get("buildings") or [] if c["points"] or english]  # French rules: 0 is nothing
+
+    def beaten(i: int, card: dict) -> bool:
+        mine = (card["points"], room(card))
+        for j, other in enumerate(cards):
+            theirs = (other["points"], room(other))
+            if j != i and theirs[0] >= mine[0] and theirs[1] >= mine[1] and (theirs != mine or j < i):
+                return True
+        return False
+
+    for i, card in enumerate(cards):
+        if beaten(i, card):
+            continue
+        out.append(Lever((*me, "buildings", card["id"]), (N_("{n} {name} de plus"), N_("{n} {name} de plus")),
+                         hi=BUILDING_MAX, name=(card.get("name") or card["id"]).strip(),
+                         tie_note=N_("règle de l'édition anglaise") if english else ""))
     out.append(Lever((*me, "building_bonus"), (N_("{n} point de pouvoir de bâtiment de plus"),
                                                N_("{n} points de pouvoir de bâtiment de plus")),
                      hi=BONUS_MAX))
