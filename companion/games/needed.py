@@ -166,7 +166,7 @@ class _Search:
         self.rooms = [room(doc, lever) for lever in self.levers]
         self.score = score
         self.seen: dict[tuple, object] = {}
-        self.found: dict[tuple, Option] = {}  # (lever index, units)... -> option
+        self.found: dict[tuple, Option] = {}  # ((lever index, units), ...) -> the change it makes
 
     def state(self, moves: tuple[tuple[int, int], ...]) -> object:
         """_INVALID, None (the player does not win) or (outcome, by_tiebreak), scored once."""
@@ -265,7 +265,7 @@ class _Search:
                 return self._staircase(a, b, top_a, top_b, budget, moves)
         return self._every(a, b, top_a, top_b, budget, moves, monotone_b)
 
-    def _staircase(self, a, b, top_a, top_b, budget, moves) -> int:
+    def _staircase(self, a: int, b: int, top_a: int, top_b: int, budget: int, moves) -> int:
         """Both monotone: the fewest units of b that win only fall as a grows."""
         best_b = None
         for ua in range(1, top_a + 1):
@@ -291,7 +291,7 @@ class _Search:
                 self.record(moves(ua, ub))
         return budget
 
-    def _every(self, a, b, top_a, top_b, budget, moves, monotone_b) -> int:
+    def _every(self, a: int, b: int, top_a: int, top_b: int, budget: int, moves, monotone_b: bool) -> int:
         """Each value of a (not monotone, or a bound between the two fields), and of b: the fewest
         units of b halved when b is monotone, else stepped."""
         for ua in range(1, top_a + 1):
@@ -309,8 +309,6 @@ class _Search:
                         else:
                             losing = mid
                     ub = winning
-                    if self.state(moves(ua, ub)) == _INVALID:
-                        ub = None
             else:
                 ub = next((u for u in range(1, cap + 1) if self.wins(moves(ua, u))), None)
             if ub is not None and ua + ub <= budget:
