@@ -139,7 +139,7 @@ def apply(doc: dict, moves: Sequence[tuple[Lever, int]]) -> tuple[dict, tuple[Ch
             after[lever.path] = lever.to
             bumps = [(path, 1) for path in lever.carries]
         else:
-            bumps = [(lever.path, lever.direction * units)]
+            bumps = [(lever.path, lever.direction * units)] + [(path, units) for path in lever.carries]
         for path, step in bumps:
             if path not in after:
                 order.append(path)

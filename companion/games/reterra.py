@@ -601,9 +601,9 @@ def from_past(documents: Iterable[dict]) -> dict:
 def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
     """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): in
     counts mode, energy sources, segments, inhabitants, visible relics (the 64 squares shared with the
-    junk) and one junk token fewer; with a grid, its squares stay as drawn. Then the building cards in
-    play built once more that no other card beats (by the French rules a card worth 0 changes nothing:
-    left out) and the building powers' points."""
+    junk) and one junk token fewer (its relic then visible); with a grid, its squares stay as drawn.
+    Then the building cards in play built once more that no other card beats (by the French rules a
+    card worth 0 changes nothing: left out) and the building powers' points."""
     player = doc["players"][seat]
     me = ("players", seat)
     out = []
@@ -621,9 +621,9 @@ def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
                   hi=min(COUNT_BOUNDS["inhabitants"], room)),
             Lever((*me, "relics"), (N_("{n} relique visible de plus"), N_("{n} reliques visibles de plus")),
                   hi=min(COUNT_BOUNDS["relics"], room)),
-            Lever((*me, "junk"),
+            Lever((*me, "junk"),  # the relic under it shows again: one visible relic more
                   (N_("{n} jeton bric-à-brac de moins"), N_("{n} jetons bric-à-brac de moins")),
-                  direction=-1),
+                  direction=-1, carries=((*me, "relics"),)),
         ]
     english = edition == ENGLISH
     built = player.get("buildings") or {}
