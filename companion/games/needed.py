@@ -11,8 +11,10 @@ most `PAIR_UNITS` units in all. A unit is one step of a count, or one switch (a 
 castle taken). The smallest change has the fewest units, then the fewest levers; every smallest change
 is kept (at most `ALTERNATIVES`, those that win alone first). The search halves a lever's range when
 the game declares it monotone (moving it further never makes the player worse off), and steps through
-every value otherwise; two monotone levers are walked as a staircase (the fewest units of the second
-for each value of the first only fall as the first grows).
+every value otherwise. Two monotone levers are first looked at from two corners (within the budget
+one of them moves at most half of it: every pair lies below one corner, so when neither wins none
+does), then walked as a staircase (the fewest units of the second for each value of the first only
+fall as the first grows). Pairs are searched only below the best single lever's units.
 """
 
 from __future__ import annotations
