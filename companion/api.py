@@ -6,6 +6,7 @@ from flask import Blueprint, abort, jsonify, make_response, request
 
 from . import games, jsonio
 from .errors import error_response
+from .games import needed
 from .games.core import InvalidDocument
 from .games.i18n import _
 
@@ -38,7 +39,16 @@ def score():
         result = games.score(doc, edition=request.args.get("edition") or None)
     except InvalidDocument as exc:
         return invalid(exc)
-    return jsonify(result.to_dict())
+    body = result.to_dict()
+    if request.args.get("needed") in ("1", "true"):
+        # ?needed=1: what each player who did not win would have needed (docs/contract.md, "needed")
+        body["needed"] = needed_entries(doc, result, request.args.get("edition") or None)
+    return jsonify(body)
+
+
+def needed_entries(doc, result, edition: str | None) -> list[dict]:
+    """The result's `needed`: one entry per smallest change of each player who did not win."""
+    return needed.to_json(games.needs(doc, result, edition=edition))
 
 
 @bp.get("/games")

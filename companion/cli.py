@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from . import games, jsonio
-from .games import i18n
+from .games import i18n, needed
 from .games.core import InvalidDocument
 from .games.i18n import _
 
@@ -57,8 +57,13 @@ def score_document(doc: object, edition: str | None = None) -> games.Result:
 
 
 def cmd_score(args, stdout, stdin) -> int:
-    result = score_document(read_document(args.file, stdin), getattr(args, "edition", None))
-    json.dump(result.to_dict(), stdout, ensure_ascii=False, indent=2)
+    doc = read_document(args.file, stdin)
+    edition = getattr(args, "edition", None)
+    result = score_document(doc, edition)
+    body = result.to_dict()
+    if getattr(args, "needed", False):  # what each player who did not win would have needed
+        body["needed"] = needed.to_json(games.needs(doc, result, edition=edition))
+    json.dump(body, stdout, ensure_ascii=False, indent=2)
     stdout.write("\n")
     return 0
 
@@ -78,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--edition", default=None,
                    help=_("règle de l'édition jouée, pour un jeu qui en a plusieurs (Reterra : fr par "
                           "défaut, en : égalité aux bâtiments)"))
+    p.add_argument("--needed", action="store_true",
+                   help=_("ajoute « needed » : pour chaque joueur qui n'a pas gagné, le plus petit "
+                          "changement de son propre jeu qui l'aurait fait gagner"))
     for module in EXTENSIONS:
         importlib.import_module(module).extend(sub, COMMANDS)
     return parser

@@ -32,3 +32,20 @@ def result_of_text(text: str, lang: str, edition: str | None = None):
         return games.score(document, edition=edition) if edition else games.score(document)
     except games.InvalidDocument:
         return None
+
+
+def needed_of(record) -> list:
+    """What each player who did not win would have needed (`games.needs`), searched once per stored
+    version: kept per document text and edition, in no language (the lines are worded when shown).
+    Empty when the document does not score."""
+    return needed_of_text(json.dumps(record.document, sort_keys=True, ensure_ascii=False),
+                          getattr(record, "edition", None))
+
+
+@lru_cache(maxsize=256)
+def needed_of_text(text: str, edition: str | None = None) -> tuple:
+    try:
+        document = json.loads(text)
+        return tuple(games.needs(document, edition=edition))
+    except games.InvalidDocument:
+        return ()

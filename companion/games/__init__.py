@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from . import needed as _needed
 from . import rebirth, reterra, revive
 from .core import (
     RULE,
     Checker,
     Game,
     InvalidDocument,
+    Lever,
     Line,
     Problem,
     Result,
@@ -215,6 +217,22 @@ def settle_tie(game_id: str, question: TieQuestion) -> tuple[Result | None, list
         return None, exc.problems
 
 
+def needs(doc: dict, result: Result | None = None, *, edition: str | None = None) -> list[_needed.Need]:
+    """What each player who did not win would have needed (docs/rulings.md, "What would I have
+    needed?"): the game's levers (hook `levers`) moved within the contract's bounds, each candidate
+    checked and scored by `score` with the same edition. `doc` must score (InvalidDocument if not);
+    `result` is its result when the caller has it."""
+    result = result or (score(doc, edition=edition) if edition else score(doc))
+    game = GAMES[result.game]
+    hooks = hooks_of(result.game)
+    chosen = game.edition(edition)
+
+    def again(candidate: dict) -> Result:
+        return score(candidate, edition=edition) if edition else score(candidate)
+
+    return _needed.search(doc, result, lambda seat: hooks.levers(doc, seat, chosen), again)
+
+
 def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Problem]:
     """Every problem of a document, or an empty list when it scores."""
     try:
@@ -225,5 +243,6 @@ def validate(doc: object, games: Mapping[str, Game] | None = None) -> list[Probl
 
 
 __all__ = ["GAMES", "RULE", "Game", "Hooks", "InvalidDocument", "PadRow", "Problem", "Result", "TieField",
-           "TieQuestion", "get_game", "score", "score_pad", "settle_tie", "tie_offered", "blank", "hooks_of",
+           "TieQuestion", "Lever", "get_game", "needs", "score", "score_pad", "settle_tie", "tie_offered",
+           "blank", "hooks_of",
            "validate", "warnings"]

@@ -399,6 +399,37 @@ class TieQuestion:
     values: dict
 
 
+# --------------------------------------------------------------------------- what a player would have needed
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One field of a player's own end state that "what would I have needed?" may change (hook
+    `levers`, docs/rulings.md "What would I have needed?"), in the one direction that can help.
+
+    `path`: the keys from the document down to the field (`("players", 2, "castles")`). `kind`
+    "count": a whole number moved `direction` (+1 more, -1 fewer) one unit a step, within `lo`-`hi`
+    (the contract's bounds); "switch": set to `to` (true, or the player's name for a holder), one
+    unit. Each path of `carries` (a count) goes up by 1 with each unit (a castle taken is one castle
+    more; a junk token fewer uncovers its relic). `words`: how it is said in French (message ids): a
+    count's two forms ("{n} château de plus", "{n} châteaux de plus"), a switch's one ("le château de
+    Stirling"). `monotone`: moving it further never makes the player worse off (the search may then
+    halve the range); False: every step is tried. `tie_note`: said after the change when it wins by a
+    tie-break ("règle de l'édition anglaise")."""
+
+    path: tuple
+    words: tuple[str, ...]
+    kind: str = "count"
+    lo: int = 0
+    hi: int = 0
+    direction: int = 1
+    to: object = True
+    carries: tuple[tuple, ...] = ()
+    monotone: bool = True
+    tie_note: str = ""
+    name: str = ""  # a name the words hold as {name} (a Reterra building card's), as given
+
+
 # --------------------------------------------------------------------------- results
 
 

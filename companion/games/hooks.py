@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar
 
-from .core import Problem, Result, TieField, TieQuestion
+from .core import Lever, Problem, Result, TieField, TieQuestion
 from .i18n import _
 
 
@@ -78,3 +78,10 @@ class Hooks:
         fields, only what the table typed there and only where the contract has a field that holds
         it as typed (docs/rulings.md, "A tie carried into its game")."""
         return {"players": [{} for _name in question.names]}
+
+    # -- "what would I have needed?" (docs/rulings.md, companion/games/needed.py)
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        """The fields of the player at `seat` (a valid, scored document) that the search may change,
+        each with its bounds and its words; () for a game that offers none."""
+        return ()

@@ -20,6 +20,7 @@ from .core import (
     Checker,
     Criterion,
     Game,
+    Lever,
     Line,
     PlayerScore,
     Problem,
@@ -840,6 +841,38 @@ def tie_handover(q: TieQuestion) -> dict:
     return doc
 
 
+HOLDER_WORDS = {"edinburgh": N_("le château d'Édimbourg"), "stirling": N_("le château de Stirling"),
+                "blarney": N_("le château de Blarney")}
+
+
+def levers(doc: dict, seat: int) -> tuple[Lever, ...]:
+    """What "what would I have needed?" may change of a player's own end state (docs/rulings.md):
+    castles, the score track, Scotland's cathedral gifts (missions + gifts ≤ 8), Ireland's spaces next
+    to Tara, and each castle nobody holds, taken (one castle more). A castle another player holds is
+    theirs: never taken from them."""
+    variant = doc["variant"]
+    player = doc["players"][seat]
+    me = ("players", seat)
+    out = [Lever((*me, "castles"), (N_("{n} château de plus"), N_("{n} châteaux de plus")), hi=CASTLES_MAX)]
+    name = player["name"].strip()
+    for key in VARIANT_TABLE_KEYS[variant]:
+        if doc.get(key) is None:
+            out.append(Lever((key,), (HOLDER_WORDS[key],), kind="switch", to=name,
+                             carries=((*me, "castles"),)))
+    if variant == "scotland":
+        missions = player.get("missions") or []
+        out.append(Lever((*me, "gifts"), (N_("{n} don de la cathédrale de plus"),
+                                          N_("{n} dons de la cathédrale de plus")),
+                         hi=max(0, CARDS_MAX - len(missions))))
+    else:
+        out.append(Lever((*me, "tara_adjacent"), (N_("{n} case de plus à côté de la tour de Tara"),
+                                                  N_("{n} cases de plus à côté de la tour de Tara")),
+                         hi=TARA_MAX))
+    out.append(Lever((*me, "track"), (N_("{n} point de plus sur la piste de score"),
+                                      N_("{n} points de plus sur la piste de score")), hi=TRACK_MAX))
+    return tuple(out)
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
@@ -859,6 +892,9 @@ class _Hooks(Hooks):
 
     def tie_handover(self, question: TieQuestion) -> dict:
         return tie_handover(question)
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        return levers(doc, seat)
 
 
 HOOKS = _Hooks()

@@ -42,6 +42,7 @@ from .core import (
     Category,
     Checker,
     Game,
+    Lever,
     Line,
     PlayerScore,
     Problem,
@@ -597,6 +598,64 @@ def from_past(documents: Iterable[dict]) -> dict:
     return {"known_cards": cards}
 
 
+def levers(doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+    """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): in
+    counts mode, energy sources, segments, inhabitants, visible relics (the 64 squares shared with the
+    junk) and one junk token fewer (its relic then visible); with a grid, its squares stay as drawn.
+    Then the building cards in play built once more that no other card beats (by the French rules a
+    card worth 0 changes nothing: left out) and the building powers' points."""
+    player = doc["players"][seat]
+    me = ("players", seat)
+    out = []
+    if "grid" not in player:
+        junk = player.get("junk", 0)
+        room = SIZE * SIZE - junk
+        out += [
+            Lever((*me, "energy_sources"),
+                  (N_("{n} source d'énergie de plus"), N_("{n} sources d'énergie de plus")),
+                  hi=COUNT_BOUNDS["energy_sources"]),
+            Lever((*me, "segments"),
+                  (N_("{n} segment de terrain de plus"), N_("{n} segments de terrain de plus")),
+                  hi=COUNT_BOUNDS["segments"]),
+            Lever((*me, "inhabitants"), (N_("{n} habitant de plus"), N_("{n} habitants de plus")),
+                  hi=min(COUNT_BOUNDS["inhabitants"], room)),
+            Lever((*me, "relics"), (N_("{n} relique visible de plus"), N_("{n} reliques visibles de plus")),
+                  hi=min(COUNT_BOUNDS["relics"], room)),
+            Lever((*me, "junk"),  # the relic under it shows again: one visible relic more
+                  (N_("{n} jeton bric-à-brac de moins"), N_("{n} jetons bric-à-brac de moins")),
+                  direction=-1, carries=((*me, "relics"),)),
+        ]
+    english = edition == ENGLISH
+    built = player.get("buildings") or {}
+
+    def room(card: dict) -> int:
+        return BUILDING_MAX - built.get(card["id"], 0)
+
+    # A card worth no more than another that the player may build at least as many more times is never
+    # a smaller change (the other gives as many points or more, and as many buildings): only the cards
+    # no other card beats are levers, the first listed among equals.
+    cards = [c for c in doc.get("buildings") or [] if c["points"] or english]  # French rules: 0 is nothing
+
+    def beaten(i: int, card: dict) -> bool:
+        mine = (card["points"], room(card))
+        for j, other in enumerate(cards):
+            theirs = (other["points"], room(other))
+            if j != i and theirs[0] >= mine[0] and theirs[1] >= mine[1] and (theirs != mine or j < i):
+                return True
+        return False
+
+    for i, card in enumerate(cards):
+        if beaten(i, card):
+            continue
+        out.append(Lever((*me, "buildings", card["id"]), (N_("{n} {name} de plus"), N_("{n} {name} de plus")),
+                         hi=BUILDING_MAX, name=(card.get("name") or card["id"]).strip(),
+                         tie_note=N_("règle de l'édition anglaise") if english else ""))
+    out.append(Lever((*me, "building_bonus"), (N_("{n} point de pouvoir de bâtiment de plus"),
+                                               N_("{n} points de pouvoir de bâtiment de plus")),
+                     hi=BONUS_MAX))
+    return tuple(out)
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
@@ -617,6 +676,9 @@ class _Hooks(Hooks):
         counts = question.values.get("inhabitants") if question.edition != ENGLISH else None
         return {"players": [{"inhabitants": counts[i]} if counts and i < question.tied and counts[i] else {}
                             for i in range(len(question.names))]}
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        return levers(doc, seat, edition)
 
 
 HOOKS = _Hooks()

@@ -14,6 +14,7 @@ from .core import (
     Checker,
     Criterion,
     Game,
+    Lever,
     Line,
     PlayerScore,
     Problem,
@@ -366,6 +367,40 @@ def tie_document(q: TieQuestion) -> tuple[dict | None, list[Problem]]:
     return {"game": GAME.id, "variant": q.variant, "players": players}, []
 
 
+def levers(doc: dict, seat: int) -> tuple[Lever, ...]:
+    """What "what would I have needed?" may change of a player's own end state (docs/rulings.md): the
+    4-point token when nobody holds it (another player's is theirs), 2-point tokens, Scyphoz cards
+    (the expansion), one more leftover resource of the first kind with room (monotone: a fifth makes a
+    point, which beats any leftover in V6's tie-break), machine progress (the tie-break) and the score
+    track."""
+    variant = doc["variant"]
+    player = doc["players"][seat]
+    me = ("players", seat)
+    out = []
+    if not any(p.get("four_token") for p in doc["players"]):
+        out.append(Lever((*me, "four_token"), (N_("le jeton 4 points"),), kind="switch"))
+    out.append(Lever((*me, "two_tokens"),
+                     (N_("{n} jeton 2 points de plus"), N_("{n} jetons 2 points de plus")),
+                     hi=NUMBERS["two_tokens"]))
+    if variant in ABYSS:
+        out.append(Lever((*me, "scyphoz"),
+                         (N_("{n} carte Scyphoz de plus"), N_("{n} cartes Scyphoz de plus")),
+                         hi=NUMBERS["scyphoz"]))
+    held = player.get("resources") or {}
+    for key, (limit, _one, _many) in RESOURCES.items():
+        if held.get(key, 0) < limit:
+            out.append(Lever((*me, "resources", key), (N_("{n} ressource restante de plus"),
+                                                       N_("{n} ressources restantes de plus")),
+                             hi=limit))
+            break
+    out.append(Lever((*me, "machine_progress"), (N_("{n} case de plus sur les pistes de machine"),
+                                                 N_("{n} cases de plus sur les pistes de machine")),
+                     hi=NUMBERS["machine_progress"]))
+    out.append(Lever((*me, "track"), (N_("{n} point de plus sur la piste de score"),
+                                      N_("{n} points de plus sur la piste de score")), hi=NUMBERS["track"]))
+    return tuple(out)
+
+
 class _Hooks(Hooks):
     tiebreak_keys = TIEBREAK_KEYS
 
@@ -385,6 +420,9 @@ class _Hooks(Hooks):
         return {"players": [{"machine_progress": progress[i]}
                             if progress and i < question.tied and progress[i] else {}
                             for i in range(len(question.names))]}
+
+    def levers(self, doc: dict, seat: int, edition: str | None) -> tuple[Lever, ...]:
+        return levers(doc, seat)
 
 
 HOOKS = _Hooks()

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .. import ROOT, games
-from ..games import i18n
+from ..games import i18n, needed
 from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
@@ -235,6 +235,8 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "ranking": ranking,
         "headline": headline_of(result),
         "explanation": list(result.explanation),
+        # what each player who did not win would have needed, by the same edition's rules
+        "needed": [needed.line(need) for need in games.needs(doc, result, edition=edition)],
         "tiebreaks": list(game.tiebreak_lines(variant, game.edition(edition))),
         # A game with editions says its rule even on a crowded sheet: the table chose it.
         "tiebreaks_keep": bool(game.editions),

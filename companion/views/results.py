@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .. import bgstats, forms, games, history, links, score_cache, store
-from ..games import i18n
+from ..games import i18n, needed
 from ..games.core import headline_of
 from ..games.i18n import _
 from ..lru import LRU
@@ -45,6 +45,8 @@ def _results_context(record, *, editable: bool) -> dict:
         warnings=[w.message for w in games.warnings(record.document, result, finished=True)],
         headline=headline_of(result),
         tiebreaks=game.tiebreak_lines(record.variant, game.edition(store.edition_of(record))),
+        # what each player who did not win would have needed: searched once per stored version
+        needed=[say(needed.line(need)) for need in score_cache.needed_of(record)],
     )
     return context
 
