@@ -266,7 +266,8 @@ def test_engine_problem_maps_back_to_its_field(app, client):
     assert posted_.headers["Location"] == f"/g/{token}/?attente=1#error-summary"
     page = client.get(posted_.headers["Location"])
     assert page.status_code == 200
-    assert "Vos saisies sont enregistrées, mais les résultats attendent encore" in unescape(page.get_data(as_text=True))
+    said = unescape(page.get_data(as_text=True))
+    assert "Vos saisies sont enregistrées, mais les résultats attendent encore" in said
     assert "un seul joueur peut tenir le jeton 4 points" in error_beside(
         page.get_data(as_text=True), "players-1-four_token")
     assert (record(app, token).version, record(app, token).status) == (2, "draft")
