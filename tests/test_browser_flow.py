@@ -356,6 +356,11 @@ def test_a_refused_results_page_is_one_the_back_button_leaves(phone, live_server
     phone.wait_for_url(re.compile(r"\?attente=1#error-summary$"))
     expect(phone.locator("#error-summary")).to_be_visible()
     expect(phone.locator("#error-summary")).to_contain_text("Bob")
+    # each link to a field reads as text, a long name wrapping at the line's own height
+    spacing = phone.locator("#error-summary a").first.evaluate(
+        "a => parseFloat(getComputedStyle(a).lineHeight) / parseFloat(getComputedStyle(a).fontSize)")
+    assert spacing <= 1.5
+    check_layout(phone)
     expect(phone.locator("#play-notice")).to_contain_text("les résultats attendent encore")
     phone.goto(live_server.url + "/parties")
     phone.go_back()
