@@ -343,3 +343,29 @@ def test_a_tie_carried_into_its_game_opens_on_the_first_player(phone, live_serve
     doc = stored_document(live_server, phone.url)
     assert [p["name"] for p in doc["players"]] == ["Cy", "Ana", "Bob"] and doc["edinburgh"] == "Bob"
     expect(phone.locator('input[name="edinburgh"][value="Bob"]')).to_be_checked()
+
+
+def test_a_refused_results_page_is_one_the_back_button_leaves(phone, live_server):
+    """"Voir les résultats" while a rule between fields waits: the page that says so is reached by a
+    redirect (post/redirect/get), so Back to it, or a refresh, never asks to send the form again."""
+    url = new_game(phone, "rebirth", "scotland", ["Ana", "Bob"])
+    phone.locator('#f-edinburgh label.chip', has_text="Bob").tap()  # Bob's castles not typed yet
+    saved_draft = phone.locator("#save-state")
+    expect(saved_draft).to_contain_text("Enregistré")
+    phone.get_by_role("button", name="Voir les résultats").tap()
+    phone.wait_for_url(re.compile(r"\?attente=1#error-summary$"))
+    expect(phone.locator("#error-summary")).to_be_visible()
+    expect(phone.locator("#error-summary")).to_contain_text("Bob")
+    # each link to a field reads as text, a long name wrapping at the line's own height
+    spacing = phone.locator("#error-summary a").first.evaluate(
+        "a => parseFloat(getComputedStyle(a).lineHeight) / parseFloat(getComputedStyle(a).fontSize)")
+    assert spacing <= 1.5
+    check_layout(phone)
+    expect(phone.locator("#play-notice")).to_contain_text("les résultats attendent encore")
+    phone.goto(live_server.url + "/parties")
+    phone.go_back()
+    phone.wait_for_url(re.compile(r"\?attente=1#error-summary$"))
+    expect(phone.locator("#error-summary")).to_be_visible()  # the page itself, not "resubmit the form?"
+    phone.reload()
+    expect(phone.locator("#error-summary")).to_be_visible()
+    assert stored_document(live_server, url)["edinburgh"] == "Bob"

@@ -259,8 +259,15 @@ def test_engine_problem_maps_back_to_its_field(app, client):
     token = create(client)
     data = {"version": "1", "card_mode": "shared", "players-0-four_token": "y", "players-1-four_token": "y",
             "action": "finish"}
-    page = client.post(f"/g/{token}/", data=data)
-    assert page.status_code == 422  # a rule between fields: kept as a draft, no results
+    posted_ = client.post(f"/g/{token}/", data=data)
+    # a rule between fields: kept as a draft, no results; said on a page reached by a GET
+    # (post/redirect/get: the back button never asks to send the form again)
+    assert posted_.status_code == 303
+    assert posted_.headers["Location"] == f"/g/{token}/?attente=1#error-summary"
+    page = client.get(posted_.headers["Location"])
+    assert page.status_code == 200
+    said = unescape(page.get_data(as_text=True))
+    assert "Vos saisies sont enregistrées, mais les résultats attendent encore" in said
     assert "un seul joueur peut tenir le jeton 4 points" in error_beside(
         page.get_data(as_text=True), "players-1-four_token")
     assert (record(app, token).version, record(app, token).status) == (2, "draft")

@@ -27,6 +27,7 @@ INVALID = N_("Rien n'a été enregistré : corrigez les champs signalés (vos sa
              "téléphone).")
 UNFINISHED = (N_("Vos saisies sont enregistrées, mais les résultats attendent encore : complétez les "
                  "champs signalés."))
+WAITING = "attente"  # the edit page's query after a refused "Voir les résultats" (post/redirect/get)
 DRAFT = N_("Enregistré (à compléter avant les résultats : voir les champs signalés).")
 
 
@@ -58,8 +59,9 @@ def screens_or_404(game_id: str) -> forms.Screens:
 
 
 def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
-               stored: dict | None = None):
-    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them."""
+               stored: dict | None = None, summarised: bool = False):
+    """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them;
+    the summary of what to fix on top for a refusal (422) or when `summarised`."""
     if stored is None:
         stored = forms.stored(sc, record.document).values
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
@@ -75,7 +77,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         # what the game's page offers from this device's past games (Reterra's cards): read only there
         from_past=partial(games.from_past, record.game, partial(history.documents, record.game)),
         errors=errors, general=general or [], theirs=theirs or {},
-        summary=forms.summary(form, errors) if status == 422 else [],
+        summary=forms.summary(form, errors) if status == 422 or summarised else [],
         # a conflict's fields, named for a player, with the other side's value (see `save`)
         conflict_fields=forms.summary(form, {n: [v] for n, v in theirs.items()}) if theirs else [],
         base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
@@ -128,7 +130,8 @@ def edit(token: str):
         # the game with this device's history entry, in one query (written when it must be)
         row = history.open_by_edit_token(token)
         sc = screens_or_404(row.game)
-        fast = edit_page.page(row, sc)  # nothing beside a field: its skeleton, no form built
+        waiting = request.args.get(WAITING) == "1"  # "Voir les résultats" refused, then redirected here
+        fast = None if waiting else edit_page.page(row, sc)  # nothing beside a field: its skeleton
         if fast is not None:
             return fast
         record = store.by_edit_token(token)
@@ -136,7 +139,12 @@ def edit(token: str):
         form.version.data = str(record.version)
         # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
         errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
-        return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))
+        if waiting and not errors:  # scored meanwhile (another phone): nothing waits any more
+            return redirect(url_for("play.edit", token=token))
+        general = [tr(UNFINISHED), *forms.stored_problems(sc, forms.stored(sc, record.document))[1]] \
+            if waiting else None  # the rules with no field of their own too, as the refusal said them
+        return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form), general=general,
+                          summarised=waiting)
     record = store.by_edit_token(token)
     sc = screens_or_404(record.game)
     finishing = request.form.get("action") == "finish"
@@ -154,8 +162,8 @@ def edit(token: str):
     if request.form.get("add_row"):
         return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
-        return _edit_page(record, sc, form, errors=checked.errors,
-                          general=[tr(UNFINISHED), *checked.general], status=422, stored=out.known)
+        # post/redirect/get: the page that says so is a GET the back button leaves (no "resubmit?")
+        return redirect(url_for("play.edit", token=token, _anchor="error-summary", **{WAITING: "1"}), 303)
     if finishing:
         return redirect(url_for("play.results", token=token))
     for message in out.dropped.values():

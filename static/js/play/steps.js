@@ -45,8 +45,9 @@
   }
   function keepStep(k) {
     try { window.localStorage.setItem(KEPT, steps[k].id); } catch (e) { /* private mode: not kept */ }
-    /* a link's #step or #field is where the page opened, not where the phone is now */
-    if (location.hash && stepOf(document.getElementById(location.hash.slice(1))) !== k && window.history.replaceState)
+    /* a link's #step or #field (in another step) is where the page opened, not where the phone is now */
+    var linked = location.hash ? stepOf(document.getElementById(location.hash.slice(1))) : -1;
+    if (linked >= 0 && linked !== k && window.history.replaceState)
       window.history.replaceState(window.history.state, "", location.pathname + location.search);
   }
 
