@@ -494,17 +494,8 @@
     staleTotals(Object.keys(changes(true)));  // "–" until the answer says the new totals
     say(T("pending"), "busy");
     clearTimeout(timer);
-    timer = setTimeout(save, tapped(e) ? 0 : DELAY);
+    timer = setTimeout(save, DELAY);
     settle();
-  }
-
-  /* A tap (a stepper's − / +, a chip, a box, a choice, the city pad) is sent at once: its totals come
-     back with the answer. Typing keeps the short delay, so that a number is sent whole. The scripts'
-     own events (stepper.js, rebirth.js) are not trusted ones; a tap on a box or a chip is. */
-  function tapped(e) {
-    if (!e || !e.target || !e.target.matches) return false;
-    if (!e.isTrusted) return true;
-    return e.target.matches("input[type=checkbox], input[type=radio], select");
   }
 
   /* A full submit ("Enregistrer", "Voir les résultats") carries every field and their base values:
