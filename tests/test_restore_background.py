@@ -185,13 +185,14 @@ def test_a_restore_under_gunicorn_with_two_workers(tmp_path):
                               timeout=60)
         assert response.status_code == 303, response.text[-500:]
         location = url + response.headers["Location"]
-        shown = 0
         for _ in range(ASKS):
             response = phone.get(location, allow_redirects=False, timeout=60)
             if response.status_code != 200:
                 break
             assert "Restauration en cours" in response.text
-            shown += 1
         assert response.status_code == 302 and response.headers["Location"].endswith("/parties")
-        assert shown >= 1
+        # Whether an ask still finds the restore running depends on this machine's speed alone (a
+        # quiet one writes 2,500 games within the first ask's wait): every page shown while it ran
+        # said so (above); the page itself, with a restore held long enough, is checked in process
+        # (test_a_restore_longer_than_the_wait_shows_its_progress_then_what_was_added).
         assert "2500 parties restaurées." in unescape(phone.get(f"{url}/parties", timeout=30).text)
