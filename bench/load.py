@@ -295,6 +295,8 @@ def phase(host: str, log: Path, users: int, seconds: float, master: int | None =
     Table.games, Table.ready = [], 0
     env = Environment(user_classes=[Table], host=host)
     runner = env.create_local_runner()
+    memory: list = []  # from the tables' arrival on: their setup is where a fresh worker grows most
+    sampler = gevent.spawn(sample_memory, master, 1.0, memory) if master else None
     runner.start(users, spawn_rate=10)
     deadline = time.monotonic() + 120
     while Table.ready < users and time.monotonic() < deadline:
@@ -303,8 +305,6 @@ def phase(host: str, log: Path, users: int, seconds: float, master: int | None =
     setup_errors = env.stats.total.num_failures + len(env.runner.exceptions)
     env.stats.reset_all()
     offset = log.stat().st_size
-    memory: list = []
-    sampler = gevent.spawn(sample_memory, master, 1.0, memory) if master else None
     gevent.sleep(seconds)
     if sampler is not None:
         sampler.kill()
