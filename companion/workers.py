@@ -15,6 +15,12 @@ after each request it reads its size (`resident_bytes`, /proc/self/statm: micros
 limit it stops accepting, finishes the requests it holds (as gunicorn's `max_requests` does) and
 leaves; the master starts a fresh one. Each worker takes a limit of its own between 90 % and 100 %
 of the setting, so that two workers grown alike are not recycled together.
+
+Each worker also keeps glibc's malloc to `MALLOC_ARENAS` arenas (`limit_malloc_arenas`): by default
+glibc gives each of a worker's 32 threads an arena of its own, up to 8 per core, and each keeps the
+memory it once held. Under the load run a worker then levelled off at 190-205 MB; with 2 arenas at
+160 MB, for the same CPU per request (one interpreter lock: threads seldom allocate at once).
+`MALLOC_ARENA_MAX` in the environment, glibc's own setting, wins.
 """
 
 from __future__ import annotations
@@ -31,6 +37,24 @@ WATCH_EVERY = 0.2  # seconds between two looks at the master while the worker st
 RSS_JITTER = 0.10  # each worker's limit: between 90 % and 100 % of WORKER_MAX_RSS_MB
 
 
+MALLOC_ARENAS = 2
+_M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
+
+
+def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """At most `arenas` malloc arenas for this process's threads from now on (glibc only; called in a
+    worker before it starts its threads); False when not done (another libc, or MALLOC_ARENA_MAX set)."""
+    if os.environ.get("MALLOC_ARENA_MAX") or not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        return bool(libc.mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):  # musl and others: no mallopt, or not this one
+        return False
+
+
 def resident_bytes() -> int:
     """This process's resident memory now (Linux); elsewhere its peak so far (`ru_maxrss`)."""
     try:
@@ -45,6 +69,7 @@ class ThreadWorker(gthread.ThreadWorker):
     """gthread, whose listening sockets close when its master dies (not after the grace period)."""
 
     def init_process(self) -> None:
+        limit_malloc_arenas()  # before this worker starts any thread
         from .settings import WORKER_MAX_RSS_MB, worker_max_rss_mb
 
         try:

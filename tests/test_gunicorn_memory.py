@@ -4,6 +4,7 @@ every wait is bounded, and the server is stopped at the end."""
 
 from __future__ import annotations
 
+import platform
 import re
 import socket
 import time
@@ -73,3 +74,11 @@ def test_a_worker_past_its_size_is_replaced_and_the_server_goes_on(tmp_path):
     assert recycled, log
     assert int(recycled.group(2)) > int(recycled.group(3)) >= 0 and recycled.group(1) == booted[0]
     assert "Traceback" not in log
+
+
+def test_malloc_arenas_are_limited_unless_glibc_is_told_otherwise(monkeypatch):
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")  # the administrator's word: left to glibc
+    assert workers.limit_malloc_arenas() is False
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    if platform.libc_ver()[0] == "glibc":
+        assert workers.limit_malloc_arenas() is True
