@@ -1,9 +1,13 @@
 """PDF sheets: a filled 4-player sheet rendered per second, against a minimal one-page WeasyPrint
 document rendered in the same process and run (the floor: WeasyPrint's own fixed cost).
 
-Run: `.venv/bin/python -m bench.bench_pdf`. Sheets: a 4-player Revive + Call of the Abyss game with
-every field filled, a 4-player Reterra game scored from four grids (four community drawings), and
-the blank Rebirth Irlande pad rendered afresh (its per-process cache bypassed).
+Run:
+`.venv/bin/python -m bench.bench_pdf` (about a minute). Each filled sheet is measured in short
+slices taken in turn with the floor's, in CPU time beside wall time, as the app renders it and as it
+rendered it before issue 33 (its stylesheet and fonts read at every sheet). Sheets: a 4-player
+Revive + Call of the Abyss game with every field filled, a 4-player Reterra game scored from four
+grids (four community drawings), and the blank Rebirth Irlande pad rendered afresh (its per-process
+cache bypassed).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bench.bench_revive import documents as revive_documents
-from bench.common import per_second, report
+from bench.common import interleaved, per_second, report, report_both
 from companion import games, pdf
 
 NAMES = ("Maëlle", "Yanis", "Zoë Ødegård", "李小龍")
@@ -40,22 +44,48 @@ def minimal() -> bytes:
     return pdf.render_html("<!doctype html><html lang=fr><title>x</title><p>Bonjour</p></html>")[0]
 
 
-def main() -> list[dict]:
+def unshared(template: str, context: dict) -> bytes:
+    """A sheet rendered as before issue 33 (the reference beside the floor): the page links its
+    stylesheet, which WeasyPrint parses again with a new font configuration (its three fonts loaded
+    again), the collector running."""
+    from weasyprint import HTML
+
+    from companion.pdf.fetcher import StaticFetcher
+
+    for compact in (0, 1, 2):
+        html = pdf._html(template, compact=compact, **context).replace(
+            "<head>", '<head><link rel="stylesheet" href="css/sheet.css">', 1)
+        document = HTML(string=html, base_url=pdf.BASE_URL, url_fetcher=StaticFetcher()).render()
+        if len(document.pages) == 1:
+            break
+    return document.write_pdf()
+
+
+def main(seconds: float = 6.0, rounds: int = 5) -> list[dict]:
+    """Each sheet in short slices taken in turn with the floor's (`common.interleaved`, `rounds`
+    samples each), in CPU time beside wall time: as the app renders it now, and as it rendered it
+    before (`unshared`)."""
     day = dt.date(2026, 11, 22)
-    floor = per_second(minimal, seconds=2.0)
     results = []
     for label, doc in (("Revive + Abysses, 4 joueurs", revive_doc()), ("Reterra, 4 grilles", reterra_doc())):
         result = games.score(doc)
+        context = pdf._sheet_context(doc, result, COLOURS, day)
 
         def sheet(doc=doc, result=result) -> bytes:
             return pdf.sheet_from_result(doc, result, colours=COLOURS, date=day)
 
+        def before(context=context) -> bytes:
+            return unshared("pdf/sheet.html", context)
+
         size = len(sheet())
-        rate = per_second(sheet, seconds=3.0)
-        print(f"{label} : {1000 / rate:.0f} ms par feuille, {size / 1024:.0f} Kio ; "
-              f"page minimale : {1000 / floor:.0f} ms")
-        results.append(report(f"feuille PDF ({label})", rate, "page WeasyPrint minimale", floor))
+        for name, fn in (("avant (feuille de style relue)", before), ("maintenant", sheet)):
+            rates = interleaved(fn, minimal, seconds=seconds, rounds=rounds)
+            results.append(report_both(f"feuille PDF ({label}), {name}", rates, "page WeasyPrint minimale"))
+            print(f"  {1000 / rates[2]:.0f} ms de CPU par feuille ({1000 / rates[0]:.0f} ms au mur), "
+                  f"{size / 1024:.0f} Kio ; page minimale : {1000 / rates[3]:.0f} ms de CPU ; "
+                  f"objectif <= 1000 ms de CPU : {'atteint' if rates[2] >= 1 else 'MANQUÉ'}")
     pad = per_second(lambda: pdf._pad.__wrapped__("rebirth", "ireland", "fr"), seconds=2.0)
+    floor = per_second(minimal, seconds=2.0)
     print(f"feuille vierge Rebirth Irlande : {1000 / pad:.0f} ms")
     results.append(report("feuille vierge (Rebirth Irlande)", pad, "page WeasyPrint minimale", floor))
     return results

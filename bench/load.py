@@ -187,9 +187,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, tmp: Path):
-    """The app (with its floor route) under the repository's gunicorn.conf.py; yields (URL, access log)."""
+def gunicorn(database_url: str, tmp: Path, max_rss: int | None = None):
+    """The app (with its floor route) under the repository's gunicorn.conf.py; yields (URL, access
+    log); the URL's `proc` is the master. `max_rss`: its WORKER_MAX_RSS_MB (None: the environment's
+    or the default)."""
     env = {**os.environ, "COMPANION_INSTANCE": str(tmp / "instance"), "DATABASE_URL": database_url}
+    if max_rss is not None:
+        env["WORKER_MAX_RSS_MB"] = str(max_rss)
     subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=120)
     log, errors = tmp / "access.log", tmp / "error.log"
@@ -198,6 +202,53 @@ def gunicorn(database_url: str, tmp: Path):
             '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s %({companion.service_cpu_us}e)s')
     with servers.gunicorn("bench.floor_app:app()", free_port(), env, args, "/_floor", errors) as host:
         yield host, log
+
+
+# --------------------------------------------------------------------------- workers' memory
+
+
+def workers_of(master: int) -> list[int]:
+    """The gunicorn master's worker processes (Linux /proc)."""
+    try:
+        return [int(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def resident_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def sample_memory(master: int, every: float, into: list) -> None:
+    """Every `every` seconds: (seconds since start, {worker pid: resident MB}), until killed."""
+    start = time.monotonic()
+    while True:
+        sizes = {pid: mb for pid in workers_of(master) if (mb := resident_mb(pid)) is not None}
+        into.append((time.monotonic() - start, sizes))
+        gevent.sleep(every)
+
+
+def show_memory(samples: list, width: int = 12) -> None:
+    """The workers' resident sizes over the phase, `width` points, and the recycled workers."""
+    if not samples:
+        print("memory: no sample (no /proc?)")
+        return
+    step = max(1, len(samples) // width)
+    points = samples[::step] + ([samples[-1]] if (len(samples) - 1) % step else [])
+    print("workers' resident MB (t s: each worker's MB):")
+    print("  " + " | ".join(f"{t:.0f}s: {'/'.join(f'{mb:.0f}' for mb in sizes.values())}"
+                            for t, sizes in points))
+    seen = [pid for _, sizes in samples for pid in sizes]
+    first = set(samples[0][1])
+    fresh = sorted(set(seen) - first)
+    print(f"  workers at the start {len(first)}, started during the phase (recycled ones replaced): "
+          f"{len(fresh)}")
 
 
 # --------------------------------------------------------------------------- a phase
@@ -240,10 +291,12 @@ def stored(host: str, token: str) -> tuple[int, str]:
     return int(input_value(html, "version")), input_value(html, "players-0-track")
 
 
-def phase(host: str, log: Path, users: int, seconds: float) -> dict:
+def phase(host: str, log: Path, users: int, seconds: float, master: int | None = None) -> dict:
     Table.games, Table.ready = [], 0
     env = Environment(user_classes=[Table], host=host)
     runner = env.create_local_runner()
+    memory: list = []  # from the tables' arrival on: their setup is where a fresh worker grows most
+    sampler = gevent.spawn(sample_memory, master, 1.0, memory) if master else None
     runner.start(users, spawn_rate=10)
     deadline = time.monotonic() + 120
     while Table.ready < users and time.monotonic() < deadline:
@@ -253,6 +306,8 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
     env.stats.reset_all()
     offset = log.stat().st_size
     gevent.sleep(seconds)
+    if sampler is not None:
+        sampler.kill()
     runner.stop()
     runner.quit()
     gevent.sleep(0.5)
@@ -282,7 +337,7 @@ def phase(host: str, log: Path, users: int, seconds: float) -> dict:
             "load_average": os.getloadavg(),
             "saves_checked": sum(1 for g in Table.games if g["acked"]),
             "requests": total.num_requests, "errors": total.num_failures, "setup_errors": setup_errors,
-            "users_started": len(Table.games),
+            "users_started": len(Table.games), "memory": memory,
             "rps": total.num_requests / seconds}
 
 
@@ -301,6 +356,7 @@ def show(database: str, result: dict) -> None:
         cpu = "/".join(f"{v:.1f}" for v in r["cpu"])
         print(f"{name:<15} {r['requests']:>8} {r['errors']:>6}   {client:>22}   {server:>22}   "
               f"{service:>22}   {r['ratio']:>16.1f}x   {cpu:>19}   {r['cpu_ratio']:>12.1f}x")
+    show_memory(result.get("memory", []))
 
 
 def main(argv=None) -> list[dict]:
@@ -308,6 +364,7 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--users", type=int, nargs="+", default=[20, 50])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--max-rss", type=int, help="the server's WORKER_MAX_RSS_MB (0: never recycled)")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the server's logs and database")
     args = parser.parse_args(argv)
@@ -325,9 +382,9 @@ def main(argv=None) -> list[dict]:
                     url = stack.enter_context(servers.postgresql(5497, "-c max_connections=200"))
                 else:
                     url = f"sqlite:///{tmp / 'load.sqlite3'}"
-                host, log = stack.enter_context(gunicorn(url, tmp))
+                host, log = stack.enter_context(gunicorn(url, tmp, args.max_rss))
                 for users in args.users:
-                    result = {"database": database, **phase(host, log, users, args.seconds)}
+                    result = {"database": database, **phase(host, log, users, args.seconds, host.proc.pid)}
                     show(database, result)
                     results.append(result)
         finally:

@@ -16,6 +16,22 @@ UPLOAD_MAX_BYTES = 16 * 1024 * 1024
 PHOTO_MAX_BYTES = 16 * 1024 * 1024
 
 
+# Resident memory (MB) past which a gunicorn worker is recycled after its current requests
+# (companion.workers); 0: never. A worker starts at about 120 MB (WeasyPrint and its fonts warmed).
+WORKER_MAX_RSS_MB = 320
+
+
+def worker_max_rss_mb() -> int:
+    """`WORKER_MAX_RSS_MB` when set (a whole number of MB, 0 to turn it off), else the default;
+    ValueError with the variable's name for anything else."""
+    text = os.environ.get("WORKER_MAX_RSS_MB", "").strip()
+    if not text:
+        return WORKER_MAX_RSS_MB
+    if not text.isdigit():
+        raise ValueError(f"WORKER_MAX_RSS_MB : nombre entier de Mo attendu (0 : jamais), reçu {text[:40]!r}")
+    return int(text)
+
+
 def database_url(instance_path: str) -> str:
     """`DATABASE_URL` when set (PostgreSQL for a club), else a SQLite file in instance/."""
     url = os.environ.get("DATABASE_URL", "").strip()

@@ -52,14 +52,21 @@ def from_summary(uid: str, game: str, variant: str, when: datetime, summary: dic
     """The Play a summary_of() stands for, or None when it is not one (a hand-edited database)."""
     try:
         keys = tuple(summary["keys"])
-        players = tuple((name, sum(points), tuple(points)) for name, points in summary["players"])
+        width = len(keys)
+        players = []
+        for name, points in summary["players"]:
+            points = tuple(points)
+            # One look per game at the types of its points (5,000 games are read per page).
+            if type(name) is not str or len(points) != width or not _INTS.issuperset(map(type, points)):
+                return None
+            players.append((name, sum(points), points))
         winners = frozenset(summary["winners"])
-        if any(not isinstance(name, str) or len(points) != len(keys)
-               or not all(type(x) is int for x in points) for name, _, points in players):
-            return None
     except (KeyError, TypeError, ValueError):
         return None
-    return Play(uid, game, variant, when, keys, players, winners)
+    return Play(uid, game, variant, when, keys, tuple(players), winners)
+
+
+_INTS = frozenset({int})
 
 
 def key_of(name: str) -> str:
@@ -131,21 +138,26 @@ class Summary:
 def summarise(plays: Iterable[Play], player: str | None = None) -> Summary:
     """Group by game and variant, in the order of `games.GAMES`; plays oldest first.
 
-    With `player`, only the games they took part in, their own line and their own categories."""
+    With `player`, only the games they took part in, their own line and their own categories.
+    One pass over the plays, each name folded once per page (`_Keys`): the work grows with the
+    number of games and nothing else (issue 33; tests/test_stats.py counts it)."""
+    keyed = _Keys()
     wanted = key_of(player) if player else None
     ordered = sorted(plays, key=lambda p: (p.when, p.uid))
     buckets: dict[tuple[str, str], list[Play]] = defaultdict(list)
     spelled: dict[str, str] = {}  # key -> the name as most recently written
     counts: dict[str, int] = defaultdict(int)
     for p in ordered:
-        names = [name for name, _, _ in p.players]
-        for n in names:
-            spelled[key_of(n)] = n
-            counts[key_of(n)] += 1
-        if wanted is None or wanted in {key_of(n) for n in names}:
+        found = wanted is None
+        for name, _, _ in p.players:
+            k = keyed[name]
+            spelled[k] = name
+            counts[k] += 1
+            found = found or k == wanted
+        if found:
             buckets[(p.game, p.variant)].append(p)
     order = {(g, v): (i, j) for i, g in enumerate(games.GAMES) for j, v in enumerate(games.GAMES[g].variants)}
-    groups = [_group(g, v, buckets[(g, v)], wanted)
+    groups = [_group(g, v, buckets[(g, v)], wanted, keyed)
               for g, v in sorted(buckets, key=lambda k: order.get(k, (99, 99)))]
     all_names = sorted(spelled, key=lambda k: (-counts[k], spelled[k].casefold()))
     total_plays = sum(len(g.plays) for g in groups)
@@ -154,19 +166,37 @@ def summarise(plays: Iterable[Play], player: str | None = None) -> Summary:
                    [spelled[k] for k in all_names])
 
 
-def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None) -> Group:
+class _Keys(dict):
+    """name -> key_of(name), each spelling folded once (a club's few names recur in every game)."""
+
+    def __missing__(self, name: str) -> str:
+        self[name] = k = key_of(name)
+        return k
+
+
+def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None,
+           keyed: _Keys | None = None) -> Group:
+    keyed = keyed if keyed is not None else _Keys()
     game = games.GAMES[game_id]
     label = game.title if len(game.variants) == 1 else f"{game.title} · {game.variant_label(variant)}"
     categories = game.categories_for(variant)
     players: dict[str, PlayerStats] = {}
-    sums = {c.key: 0 for c in categories}
-    bests: dict[str, int | None] = {c.key: None for c in categories}
+    counted = {c.key: i for i, c in enumerate(categories)}
+    sums = [0] * len(categories)
+    bests: list[int | None] = [None] * len(categories)
+    # For each breakdown order met (one or two per game): (position in the points, category index)
+    # of the keys that are categories.
+    layouts: dict[tuple[str, ...], tuple[tuple[int, int], ...]] = {}
     lines = 0
     series: dict[str, list[tuple[int, datetime, int]]] = defaultdict(list)
     for index, p in enumerate(plays):
-        winners = {key_of(n) for n in p.winners}
+        winners = {keyed[n] for n in p.winners}
+        layout = layouts.get(p.keys)
+        if layout is None:
+            layout = layouts[p.keys] = tuple((at, counted[key]) for at, key in enumerate(p.keys)
+                                             if key in counted)
         for name, total, points in p.players:
-            k = key_of(name)
+            k = keyed[name]
             if wanted is not None and k != wanted:
                 continue
             stats = players.get(k)
@@ -178,13 +208,14 @@ def _group(game_id: str, variant: str, plays: Sequence[Play], wanted: str | None
             stats.totals.append(total)
             series[k].append((index, p.when, total))
             lines += 1
-            for key, value in zip(p.keys, points, strict=True):
-                if key in sums:
-                    sums[key] += value
-                    best = bests[key]
-                    bests[key] = value if best is None else max(best, value)
+            for at, c in layout:
+                value = points[at]
+                sums[c] += value
+                best = bests[c]
+                if best is None or value > best:
+                    bests[c] = value
     ranked = sorted(players.items(), key=lambda kv: (-kv[1].plays, -kv[1].wins, kv[1].name.casefold()))
-    cats = [CategoryStats(c.key, c.label_for(variant), sums[c.key] / lines if lines else 0.0,
-                          bests[c.key] or 0) for c in categories]
+    cats = [CategoryStats(c.key, c.label_for(variant), sums[i] / lines if lines else 0.0,
+                          bests[i] or 0) for i, c in enumerate(categories)]
     return Group(game_id, variant, label, list(plays), [s for _, s in ranked], cats,
                  {players[k].name: series[k] for k, _ in ranked})

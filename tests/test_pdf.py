@@ -73,7 +73,9 @@ def no_network(monkeypatch):
 
 @pytest.fixture
 def fetched(monkeypatch):
-    """Every URL WeasyPrint asks the fetcher for, served or refused."""
+    """Every URL WeasyPrint asks the fetcher for, served or refused (the sheets' stylesheet and
+    fonts too: read once per process, they are read again from here on)."""
+    pdf._stylesheet.cache_clear()
     urls: list[str] = []
     original = StaticFetcher.fetch
 

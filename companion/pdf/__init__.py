@@ -16,11 +16,13 @@ WeasyPrint is imported on first use only, so that `python -m companion score` st
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import re
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 
 from .. import ROOT, games
@@ -157,27 +159,71 @@ def _html(template: str, **context) -> str:
 
 
 def render_html(html: str) -> tuple[bytes, int]:
-    """PDF bytes and page count of an HTML page, its resources served by StaticFetcher only."""
-    document = _document(html)
-    return document.write_pdf(), len(document.pages)
-
-
-def _document(html: str, resources: dict[str, tuple[bytes, str]] | None = None):
+    """PDF bytes and page count of an HTML page as it is (the sheets' stylesheet only if it links
+    it), its resources served by StaticFetcher only: WeasyPrint's own cost (bench/bench_pdf.py's floor)."""
     from weasyprint import HTML
 
     from .fetcher import StaticFetcher
 
-    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher(resources=resources)).render()
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher()).render()
+    return document.write_pdf(), len(document.pages)
+
+
+# One render at a time per process, with the collector held off (companion.gcpause: a sheet makes
+# some 300,000 short-lived objects, and a tenth of its CPU went to collections that found nothing).
+# Renders share one font configuration (`_stylesheet`), which Pango does not promise to be safe
+# from two threads; they are CPU work under one interpreter lock anyway, so none is slower for it.
+_render_lock = threading.Lock()
+
+
+@contextmanager
+def _rendering() -> Iterator[None]:
+    from .. import gcpause
+
+    with _render_lock, gcpause.paused():
+        yield
+
+
+@lru_cache(maxsize=1)
+def _stylesheet():
+    """static/css/sheet.css parsed once per process, with the one font configuration every render
+    uses: its three @font-face fonts are read and registered once, not at every sheet (parsing the
+    stylesheet and loading its fonts was a sixth of a sheet's CPU). Every page of templates/pdf/
+    uses it (they link no stylesheet of their own)."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    from .fetcher import StaticFetcher
+
+    fonts = FontConfiguration()
+    css = CSS(filename=str(STATIC / "css" / "sheet.css"), url_fetcher=StaticFetcher(), font_config=fonts)
+    return css, fonts
+
+
+atexit.register(_stylesheet.cache_clear)  # its fonts let go of before the interpreter's teardown
+
+
+def _document(html: str, resources: dict[str, tuple[bytes, str]] | None = None):
+    """A page of templates/pdf/ laid out with the sheets' stylesheet (`_stylesheet`); `resources`:
+    the exact app-owned URLs (the photo of the final board) the fetcher serves beside static files."""
+    from weasyprint import HTML
+
+    from .fetcher import StaticFetcher
+
+    css, fonts = _stylesheet()
+    return HTML(string=html, base_url=BASE_URL, url_fetcher=StaticFetcher(resources=resources)).render(
+        stylesheets=[css], font_config=fonts)
 
 
 def _one_page(template: str, context: dict) -> bytes:
-    return _one_page_document(template, context).write_pdf()
+    with _rendering():
+        return _one_page_document(template, context).write_pdf()
 
 
 def _one_page_document(template: str, context: dict):
-    """Render; when the page overflows (long details, long tie sentences), again more compactly:
-    1 writes the details smaller, 2 leaves them out (except those carrying a tie-break number) and
-    draws communities smaller. Nothing is ever cut with "…": names and details wrap."""
+    """Render (inside `_rendering`); when the page overflows (long details, long tie sentences), again
+    more compactly: 1 writes the details smaller, 2 leaves them out (except those carrying a tie-break
+    number) and draws communities smaller. Nothing is ever cut with "…": names and details wrap."""
     document = None
     for compact in (0, 1, 2):
         document = _document(_html(template, compact=compact, **context))
@@ -274,15 +320,16 @@ def sheet_from_result(document: dict, result: Result, *, colours: Sequence[objec
     """Like render_sheet, for a caller that already scored the document (by `edition`). `photo`: the
     game's photo of the final board (a JPEG companion/photos.py made), on a second page."""
     context = _sheet_context(document, result, colours, date or dt.date.today(), edition)
-    sheet = _one_page_document("pdf/sheet.html", context)
     if photo is None:
-        return sheet.write_pdf()
+        return _one_page("pdf/sheet.html", context)
     from .fetcher import PHOTO_URL
 
-    page = _document(_html("pdf/photo.html", compact=0, game=context["game"], variant=context["variant"],
-                           date=context["date"], photo_url=PHOTO_URL),
-                     resources={PHOTO_URL: (photo, "image/jpeg")})
-    return sheet.copy([*sheet.pages, *page.pages]).write_pdf()
+    with _rendering():
+        sheet = _one_page_document("pdf/sheet.html", context)
+        page = _document(_html("pdf/photo.html", compact=0, game=context["game"], variant=context["variant"],
+                               date=context["date"], photo_url=PHOTO_URL),
+                         resources={PHOTO_URL: (photo, "image/jpeg")})
+        return sheet.copy([*sheet.pages, *page.pages]).write_pdf()
 
 
 # --------------------------------------------------------------------------- blank pads

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
-from .. import bgstats, charts, devices, diskfull, limits, summaries
+from .. import bgstats, charts, devices, diskfull, gcpause, limits, summaries
 from .. import stats as statistics
 from ..extensions import db
 from ..games import i18n
@@ -102,6 +102,12 @@ def _score_and_keep(rows, plays: dict) -> None:
 @bp.get("/statistiques")
 @limits.heavy
 def index():
+    # Without the collector walking the page's many short-lived objects (companion.gcpause).
+    with gcpause.paused():
+        return _index()
+
+
+def _index():
     player = (request.args.get("joueur") or "").strip()[:80] or None
     summary = statistics.summarise(device_plays(), player)
     charts_by_group = []
