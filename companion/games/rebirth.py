@@ -11,7 +11,7 @@ table's live tool (`TOOLS["city"]`), so the app never scores one city two ways.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -857,7 +857,7 @@ def _tiles_named(doc: dict, change) -> dict:
     return {**doc, "cities": out}
 
 
-def renamed(doc: dict, mapping) -> dict:
+def renamed(doc: dict, mapping: Mapping[str, str]) -> dict:
     """The castles' holders and the cities' tiles follow a renamed player (the names in `players`
     are the shared hook's)."""
     folded = {_key(old): new for old, new in mapping.items()}
@@ -900,7 +900,7 @@ class _Hooks(Hooks):
     def warnings(self, doc: dict, result: Result) -> list[Problem]:
         return warnings(doc, result)
 
-    def renamed(self, doc: dict, mapping) -> dict:
+    def renamed(self, doc: dict, mapping: Mapping[str, str]) -> dict:
         return renamed(super().renamed(doc, mapping), mapping)
 
     def without(self, doc: dict, name: str) -> dict:
