@@ -44,7 +44,9 @@ def test_rename_and_swap_two_seats_then_results_and_sheet_follow(phone, browser,
         notice = other.locator("#play-notice")
         expect(notice).to_contain_text("Les joueurs ont changé sur un autre téléphone : rechargez la page.")
         assert stored_document(live_server, url) == doc
-        other.reload()  # after a reload it types on the new seats, with nothing of the old draft
+        other.get_by_role("button", name="Recharger la page").click()
+        # after the reload it types on the new seats, with nothing of the old draft
+        expect(other.get_by_role("button", name="Recharger la page")).to_have_count(0)
         expect(other.locator('[name="players-0-track"]')).to_have_value("12")
     finally:
         context.close()

@@ -27,7 +27,7 @@ def page(token: str):
     for entry in form.players.entries:
         entry.form.colour.choices = forms.options(sc.palette)
         entry.form.place.choices = places
-    form.new_colour.choices = forms.options([("", _("la première libre")), *sc.palette])
+    form.new_colour.choices = forms.options([("", _("une libre")), *sc.palette])
     errors: dict[str, list[str]] = {}
     general: list[str] = []
     if posted:
@@ -69,7 +69,7 @@ def _fresh(record, sc, game, general: list[str]):
     for entry in form.players.entries:
         entry.form.colour.choices = forms.options(sc.palette)
         entry.form.place.choices = places
-    form.new_colour.choices = forms.options([("", _("la première libre")), *sc.palette])
+    form.new_colour.choices = forms.options([("", _("une libre")), *sc.palette])
     _fill(form, names, colours)
     return render_template("play/players.html", record=record, form=form, game=game, names=names,
                            colours=colours, errors={}, general=general,

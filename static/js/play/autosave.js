@@ -273,6 +273,18 @@
     return wrap;
   }
 
+  /* The seats changed on another phone: one button, reloading the page (its draft is dropped). */
+  function reloadAction() {
+    var box = document.createElement("div");
+    box.className = "button-row";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = T("reload");
+    button.addEventListener("click", function () { window.location.reload(); });
+    box.appendChild(button);
+    return box;
+  }
+
   /* the totals of what the server holds (steps.js shows them): the page's, then each answer's */
   var storedTotals = [];
   $all(".steps-list [data-seat-total]").forEach(function (el) {
@@ -344,8 +356,11 @@
     }).then(function (response) {
       if (response.status >= 400) {  // the server says what happened (a game deleted): shown as it is
         return response.json().then(function (data) {
-          if (data && data.message) showNotice([data.message]);
-          if (data && data.reload) { paused = true; dropDraft(); }  // seats moved: reload (see save)
+          if (data && data.reload) {  // seats moved: reload (see save)
+            paused = true;
+            dropDraft();
+            showNotice([data.message], reloadAction());
+          } else if (data && data.message) showNotice([data.message]);
           return null;
         }, function () { return null; });
       }
@@ -441,7 +456,7 @@
         refused = false;
         paused = true;
         dropDraft();
-        showNotice([data.message]);
+        showNotice([data.message], reloadAction());
         notice.scrollIntoView({block: "nearest"});
         say(T("not_saved"), "bad");
       } else if (status === 409 && data) {
