@@ -247,3 +247,28 @@ def test_the_players_form_needs_its_csrf_token(tmp_path, monkeypatch):
     data["csrf_token"] = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
     assert client.post(f"/g/{token}/joueurs", data=data).status_code == 303
     assert [p["name"] for p in stored(app, token).document["players"]] == ["Alice", "Bobby"]
+
+
+def test_seats_moved_between_the_read_and_the_write_refuse_the_save_on_its_retry(app):
+    """The players changed between a save's read and its write: the write meets StaleVersion, and the
+    fresh record's seats are newer than the save's version, so the retry stores nothing."""
+    from types import SimpleNamespace
+
+    from companion import forms
+    from companion.saving import service, wire
+
+    sc = forms.screens("revive")
+    start = {"game": "revive", "variant": "base", "players": [{"name": "Ana"}, {"name": "Bo"}]}
+    record = SimpleNamespace(document=start, version=3, status="draft", seats_version=0)
+    moved = SimpleNamespace(id=1, document={**start, "players": start["players"][::-1]}, version=4,
+                            status="draft", seats_version=4)
+    writes = []
+
+    def write(rec, document, version, *, status=None, result=None):
+        writes.append(document)
+        raise store.StaleVersion(moved)
+
+    posted = wire.Save({"players-0-track": ("", "10")}, [], {}, 3)
+    with app.test_request_context():
+        out = service.submit(record, posted, forms.Steps(sc, wire.encode(posted), {}), write=write)
+    assert out.kind == "seats" and out.record is moved and len(writes) == 1
