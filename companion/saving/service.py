@@ -168,7 +168,8 @@ def seats_moved_since(record, save: Save) -> bool:
     """A save based on a version older than the last change of seats (`seats_version`): its fields
     are keyed by seat (`players-0-track`), and that seat may now be someone else's. Refused
     whole (Outcome "seats"), nothing stored: the phone reloads. A save that does not say its
-    version is the no-JS form's without base values, already a conflict on every difference."""
+    version (no page of the app sends one) is not refused here; a no-JS post without base values
+    behind the stored version never reaches here (`submit`: a conflict on every difference)."""
     # a record without the column (a caller's stand-in, as the engine's tests build) never moved a seat
     return save.version is not None and save.version < (getattr(record, "seats_version", 0) or 0)
 
