@@ -59,3 +59,24 @@ def test_rename_and_swap_two_seats_then_results_and_sheet_follow(phone, browser,
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
     assert "Zoé" in text and "Alice" not in text
     assert text.index("Bob") < text.index("Zoé")  # the sheet's columns in the new seat order
+
+
+def test_the_players_page_passes_axe_with_and_without_its_messages(phone, english_phone):
+    from test_browser_axe import violations
+
+    found = {}
+    for language, page, start, save in (("fr", phone, "Commencer la saisie", "Enregistrer les joueurs"),
+                                        ("en", english_phone, "Start entering", "Save the players")):
+        page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant=scotland")
+        page.fill("#players-0-name", "Maëlle")
+        page.fill("#players-1-name", "Yanis")
+        page.get_by_role("button", name=start).click()
+        page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+        page.goto(page.url + "joueurs")
+        found[f"{language} page"] = violations(page)
+        page.fill("#new_name", "maëlle")  # a name taken: its message beside the field
+        page.get_by_role("button", name=save).click()
+        expect(page.locator("#e-new_name")).not_to_be_empty()
+        check_layout(page)
+        found[f"{language} refused"] = violations(page)
+    assert found == {k: [] for k in found}, found
