@@ -7,11 +7,14 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from conftest import screenshot
 from helpers import check_layout, new_game, saved, second_phone, show_player, stored_document
+
+pytestmark = pytest.mark.browser
 
 
 def test_rename_and_swap_two_seats_then_results_and_sheet_follow(phone, browser, live_server):
