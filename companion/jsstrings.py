@@ -43,6 +43,7 @@ STRINGS = {
     "save_failed": N_("L'enregistrement a échoué ({status}) : vos saisies restent sur ce téléphone. "
                       "Si cela dure, rechargez la page."),
     "not_saved": N_("Non enregistré"),
+    "reload": N_("Recharger la page"),
     "offline": N_("Pas de réseau : saisies gardées sur ce téléphone"),
     "pending": N_("Modifications en attente…"),
     "restored": N_("Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises "

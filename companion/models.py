@@ -42,6 +42,10 @@ class GameRecord(db.Model):
     document: Mapped[dict] = mapped_column(sa.JSON)
     # Bumped on every save; a save carrying an older version is refused (no lost update).
     version: Mapped[int] = mapped_column(default=1)
+    # The version at which the players' seats last changed (the "Joueurs" page: a reorder, a player
+    # added or removed); 0 when never. An autosave is keyed by seat (`players-0-track`): one based on
+    # an older version was typed on a page whose seats are gone, and is refused (saving.service).
+    seats_version: Mapped[int] = mapped_column(default=0, server_default="0")
     status: Mapped[str] = mapped_column(sa.String(10), default="draft")  # draft | scored
     # Player colours (CSS hex, same order as document["players"]): not part of the contract
     # document, whose unknown keys are errors, so they are kept beside it.

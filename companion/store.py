@@ -144,12 +144,14 @@ class Held:
     version: int
     status: str
     edition: str | None  # its tie rule's edition (None: the game's default)
+    seats_version: int  # the version at which its seats last changed (GameRecord.seats_version)
     # the `saving` connection it was read on, which `save` writes and commits on (None: the session's)
     connection: sa.Connection | None = field(default=None, repr=False, compare=False)
 
 
 _TABLE = GameRecord.__table__
-_HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE.c.status, _TABLE.c.edition]
+_HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE.c.status, _TABLE.c.edition,
+         _TABLE.c.seats_version]
 HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
            "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
 
@@ -302,6 +304,26 @@ def remove_photo(record) -> None:
     db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id).values(photo_key=None)
                        .execution_options(synchronize_session=False))
     db.session.commit()
+
+
+def save_players(record: GameRecord, document: dict, colours: list[str], version: int, *, status: str,
+                 seats_moved: bool) -> GameRecord:
+    """Store a game whose players changed (companion/players.py): its document, its colours and,
+    when a seat moved, `seats_version` set to the new version (the autosaves of pages rendered
+    before are refused from then on), if `version` is still the stored one; StaleVersion otherwise.
+    One UPDATE ... WHERE version, as `save`."""
+    values = {"document": document, "colours": list(colours), "version": version + 1, "updated_at": now(),
+              "summary": summary_for(document, version + 1, edition_of(record)), "status": status}
+    if seats_moved:
+        values["seats_version"] = version + 1
+    done = db.session.execute(sa.update(GameRecord)
+                              .where(GameRecord.id == record.id, GameRecord.version == version)
+                              .values(values).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise StaleVersion(_found(db.session.get(GameRecord, record.id, populate_existing=True)))
+    db.session.commit()
+    return _found(db.session.get(GameRecord, record.id, populate_existing=True))
 
 
 def colours_of(record: GameRecord) -> list[str]:

@@ -34,3 +34,31 @@ def test_a_board_module_missing_a_function_is_refused():
 
     assert not isinstance(Half(), boards.Board)
     assert all(isinstance(board, boards.Board) for board in boards.BOARDS.values())
+
+
+def test_a_rename_and_a_removal_follow_every_name_a_document_holds():
+    """Players after the start (issue 32): the shared default touches `players` only; Rebirth's
+    castle holders and city tiles follow too, matched as the engine matches a name (trimmed, any
+    case); a removed player's references are blanked, never guessed."""
+    plain = {"game": "revive", "variant": "base", "players": [{"name": "Ana", "track": 3}, {"name": "Bo"}]}
+    revive = games.hooks_of("revive")
+    assert revive.renamed(plain, {"Ana": "Bo", "Bo": "Ana"})["players"] == [{"name": "Bo", "track": 3},
+                                                                            {"name": "Ana"}]
+    assert revive.without(plain, "Ana")["players"] == [{"name": "Bo"}]
+    assert plain["players"][0] == {"name": "Ana", "track": 3}  # the document given is left as it is
+    doc = {"game": "rebirth", "variant": "scotland", "players": [{"name": "Ana"}, {"name": "Bo"}],
+           "edinburgh": "ana", "stirling": "Bo",
+           "cities": [{"size": 2, "tiles": [{"player": " ANA ", "influence": 1},
+                                            {"player": "Bo", "influence": 2}, {"influence": 1}]}]}
+    rebirth = games.hooks_of("rebirth")
+    done = rebirth.renamed(doc, {"Ana": "Anna"})
+    assert [p["name"] for p in done["players"]] == ["Anna", "Bo"]
+    assert (done["edinburgh"], done["stirling"]) == ("Anna", "Bo")
+    assert done["cities"][0]["tiles"] == [{"player": "Anna", "influence": 1},
+                                          {"player": "Bo", "influence": 2}, {"influence": 1}]
+    assert games.validate(done) == games.validate(rebirth.renamed(done, {}))
+    gone = rebirth.without(doc, "Ana")
+    assert [p["name"] for p in gone["players"]] == ["Bo"]
+    assert (gone["edinburgh"], gone["stirling"]) == (None, "Bo")
+    assert [t.get("player") for t in gone["cities"][0]["tiles"]] == [None, "Bo", None]
+    assert doc["edinburgh"] == "ana" and doc["cities"][0]["tiles"][0]["player"] == " ANA "

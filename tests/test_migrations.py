@@ -70,3 +70,26 @@ def test_games_stored_before_the_photos_keep_everything_and_have_none(tmp_path, 
         assert "game_photos" not in sa.inspect(db.engine).get_table_names()
         with db.engine.connect() as conn:
             assert conn.execute(sa.text("SELECT version, status FROM games")).one() == (3, "scored")
+
+
+def test_games_stored_before_seats_could_change_are_at_seats_version_zero(tmp_path, monkeypatch):
+    """Issue 32 on a server with games: every stored game gets seats_version 0 (no autosave refused
+    for seats), keeps everything else, and the downgrade gives it back."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 's.sqlite3'}"})
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade", "i31a0photo001"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO games (edit_token, view_token, uid, game, variant, document, version, status, "
+            "created_at, updated_at) VALUES ('e', 'v', :uid, 'revive', 'base', '{\"a\": 1}', 4, 'draft', "
+            "'2026-01-01 20:00:00', '2026-01-01 21:00:00')"), {"uid": "cd" * 16})
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context(), db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version, document, seats_version FROM games")).one() == \
+            (4, '{"a": 1}', 0)
+    assert runner.invoke(args=["db", "downgrade", "i31a0photo001"]).exit_code == 0
+    with app.app_context():
+        columns = {c["name"] for c in sa.inspect(db.engine).get_columns("games")}
+        assert "seats_version" not in columns and "photo_key" in columns

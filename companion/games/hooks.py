@@ -47,6 +47,25 @@ class Hooks:
         """A player's own fields (their name left out) hold nothing entered."""
         return blank(player)
 
+    # -- the players changed after the start (the "Joueurs" page): every place a document names a
+    # player follows. Both return a new document (`doc` is left as it is).
+
+    def renamed(self, doc: dict, mapping: Mapping[str, str]) -> dict:
+        """`doc` with each player named in `mapping` (old name -> new name, applied all at once, so
+        two names may swap) renamed wherever the document names them; the default: `players` only."""
+        out = dict(doc)
+        out["players"] = [{**p, "name": mapping.get(p.get("name"), p.get("name"))}
+                          if isinstance(p, dict) else p for p in doc.get("players", [])]
+        return out
+
+    def without(self, doc: dict, name: str) -> dict:
+        """`doc` without the player `name` (their own fields go with them), and whatever named them
+        blanked (docs/rulings.md, "Players changed after the start"); the default: `players` only."""
+        out = dict(doc)
+        out["players"] = [p for p in doc.get("players", [])
+                          if not (isinstance(p, dict) and p.get("name") == name)]
+        return out
+
     def warnings(self, doc: dict, result: Result) -> list[Problem]:
         """The game's own likely mistakes in a document that scores (never blocking)."""
         return []

@@ -11,7 +11,7 @@ table's live tool (`TOOLS["city"]`), so the app never scores one city two ways.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -873,6 +873,58 @@ def levers(doc: dict, seat: int) -> tuple[Lever, ...]:
     return tuple(out)
 
 
+HOLDER_KEYS = ("edinburgh", "stirling", "blarney")  # the table's keys naming a castle's holder
+
+
+def _tiles_named(doc: dict, change) -> dict:
+    """`doc` with each city tile's `player` passed through `change` (the rest as it is)."""
+    cities = doc.get("cities")
+    if not isinstance(cities, list):
+        return doc
+    out = []
+    for city in cities:
+        if isinstance(city, dict) and isinstance(city.get("tiles"), list):
+            city = {**city, "tiles": [{**t, "player": change(t.get("player"))}
+                                      if isinstance(t, dict) and "player" in t else t for t in city["tiles"]]}
+        out.append(city)
+    return {**doc, "cities": out}
+
+
+def renamed(doc: dict, mapping: Mapping[str, str]) -> dict:
+    """The castles' holders and the cities' tiles follow a renamed player (the names in `players`
+    are the shared hook's)."""
+    folded = {_key(old): new for old, new in mapping.items()}
+
+    def change(value):  # a reference matches its player trimmed and without regard to case
+        return folded.get(_key(value), value) if isinstance(value, str) else value
+
+    out = dict(doc)
+    for key in HOLDER_KEYS:
+        if key in out:
+            out[key] = change(out[key])
+    return _tiles_named(out, change)
+
+
+def without_player(doc: dict, name: str) -> dict:
+    """A player gone from the table: a castle they held has no holder, and each of their city tiles
+    stays in its city without an owner (its size and the other tiles' prizes unchanged) for the
+    table to give or remove (docs/rulings.md, "Players changed after the start")."""
+    gone = _key(name)
+
+    def change(value):
+        return None if isinstance(value, str) and _key(value) == gone else value
+
+    out = dict(doc)
+    for key in HOLDER_KEYS:
+        if key in out:
+            out[key] = change(out[key])
+    return _tiles_named(out, change)
+
+
+def _key(name: str) -> str:
+    return name.strip().casefold()
+
+
 class _Hooks(Hooks):
     tools = TOOLS
     tiebreak_keys = TIEBREAK_KEYS
@@ -880,6 +932,12 @@ class _Hooks(Hooks):
 
     def warnings(self, doc: dict, result: Result) -> list[Problem]:
         return warnings(doc, result)
+
+    def renamed(self, doc: dict, mapping: Mapping[str, str]) -> dict:
+        return renamed(super().renamed(doc, mapping), mapping)
+
+    def without(self, doc: dict, name: str) -> dict:
+        return without_player(super().without(doc, name), name)
 
     def tie_fields(self, variant: str, edition: str | None) -> tuple[TieField, ...] | None:
         return TIE_FIELDS.get(variant)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..games.i18n import N_
 from .wire import Changes, Save
 
 RETRIES = 8
@@ -57,8 +58,10 @@ class Steps:
 class Outcome:
     """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`; maybe without
     the values wrong on their own, see `refused`), "invalid" (nothing stored: every value changed was
-    wrong on its own, or a bad value is not one of its changes, such as an expired form) or
-    "conflict" (the other side changed a field this phone changed too: nothing stored)."""
+    wrong on its own, or a bad value is not one of its changes, such as an expired form),
+    "conflict" (the other side changed a field this phone changed too: nothing stored) or "seats"
+    (the players' seats changed since the page was rendered: nothing stored, `form` and `checked`
+    None, the phone reloads)."""
 
     kind: str
     record: Any
@@ -115,6 +118,8 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
     changed = list(save.changes)
     whole = save
     for _attempt in range(retries):
+        if seats_moved_since(record, save):
+            return Outcome("seats", record, None, None, steps=steps)
         view = steps.stored(record.document)
         save, refused = whole, {}
         merged, form, checked = _laid(steps, record.document, save, view)
@@ -152,6 +157,21 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
         return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped,
                        after, view, laid_on, refused)
     raise Busy
+
+
+# -- the players' seats changed after the page was rendered (the "Joueurs" page, issue 32)
+
+SEATS_MOVED = N_("Les joueurs ont changé sur un autre téléphone : rechargez la page.")
+
+
+def seats_moved_since(record, save: Save) -> bool:
+    """A save based on a version older than the last change of seats (`seats_version`): its fields
+    are keyed by seat (`players-0-track`), and that seat may now be someone else's. Refused
+    whole (Outcome "seats"), nothing stored: the phone reloads. A save that does not say its
+    version (no page of the app sends one) is not refused here; a no-JS post without base values
+    behind the stored version never reaches here (`submit`: a conflict on every difference)."""
+    # a record without the column (a caller's stand-in, as the engine's tests build) never moved a seat
+    return save.version is not None and save.version < (getattr(record, "seats_version", 0) or 0)
 
 
 def _laid(steps: Steps, document: dict, save: Save, view) -> tuple[Any, Any, Any]:

@@ -149,6 +149,9 @@ def edit(token: str):
     sc = screens_or_404(record.game)
     finishing = request.form.get("action") == "finish"
     out = _submit(record, sc, finishing=finishing)
+    if out.kind == "seats":  # the players changed on another phone: this page's seats are gone
+        flash(tr(service.SEATS_MOVED), "error")
+        return redirect(url_for("play.edit", token=token), 303)
     record, form, checked = out.record, out.form, out.checked
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
@@ -183,6 +186,9 @@ def save(token: str):
         record = store.held_by_edit_token(token, connection)  # the game as a save needs it
         sc = screens_or_404(record.game)
         out = _submit(record, sc)  # written on the same connection (`store.save` of a Held record)
+    if out.kind == "seats":  # nothing stored: the phone reloads (autosave.js shows the message)
+        return jsonify(ok=False, reload=True, version=out.record.version,
+                       message=tr(service.SEATS_MOVED)), 409
     checked = out.checked
     # the stored values after it, or as they are (the save's own view when it has one: no second look-up)
     view = out.view if out.view is not None else forms.stored(sc, out.record.document)
@@ -227,6 +233,9 @@ def state(token: str):
     sc = screens_or_404(record.game)
     if request.args.get("version") == str(record.version):
         return "", 204
+    asked = request.args.get("version", "")
+    if asked.isdigit() and int(asked) < record.seats_version:  # its seats are gone: never caught up
+        return jsonify(ok=False, reload=True, version=record.version, message=tr(service.SEATS_MOVED)), 409
     view = forms.stored(sc, record.document)
     result = store.result_of(record)
     errors, general = forms.stored_problems(sc, view)

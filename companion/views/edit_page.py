@@ -151,8 +151,8 @@ def page(record, sc: forms.Screens) -> str | None:
         return None
     view = forms.stored(sc, record.document)
     key = (record.game, record.variant, record.edit_token, record.view_token, repr(record.colours),
-           repr(record.labels), tuple(store.names_of(record)), i18n.current(), request.url,
-           request.script_root, _shape(view))
+           repr(record.labels), tuple(store.names_of(record)), record.seats_version, i18n.current(),
+           request.url, request.script_root, _shape(view))
     skeleton = SKELETONS.get(key)
     if skeleton is _NOT_SKELETAL:
         return None

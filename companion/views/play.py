@@ -2,6 +2,7 @@
 
     new_game.py   /nouvelle                        pick a game, its players and colours
     edit.py       /g/<token>/ , /save , /state     the end state, autosaved (companion/saving)
+    players.py    /g/<token>/joueurs               rename, reseat, recolour, add or remove players
     results.py    /g/<token>/resultats , /r/<token>/ , sheet.pdf   results, shared page, PDF
     screen.py     /r/<token>/ecran , /ecran/etat , /g/<token>/etape   the table's screen, the phones' steps
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
@@ -19,7 +20,7 @@ from flask import Blueprint
 
 from .. import devices
 from ..forms.html import FieldHtml
-from . import dates, edit, history, new_game, photo, results, screen, tie
+from . import dates, edit, history, new_game, photo, players, results, screen, tie
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -31,6 +32,7 @@ bp.add_url_rule("/nouvelle", "new", new_game.new, methods=GET_POST)
 bp.add_url_rule("/g/<token:token>/", "edit", edit.edit, methods=GET_POST)
 bp.add_url_rule("/g/<token:token>/save", "save", edit.save, methods=["POST"])
 bp.add_url_rule("/g/<token:token>/state", "state", edit.state, methods=["GET"])
+bp.add_url_rule("/g/<token:token>/joueurs", "players", players.page, methods=GET_POST)
 bp.add_url_rule("/g/<token:token>/resultats", "results", results.results, methods=["GET"])
 bp.add_url_rule("/r/<token:token>/", "view", results.view, methods=["GET"])
 bp.add_url_rule("/g/<token:token>/sheet.pdf", "sheet", results.sheet, methods=["GET"])

@@ -126,7 +126,7 @@
     try { return JSON.parse(localStorage.getItem(key) || "null"); } catch (err) { return null; }
   }
   function writeDraft() {
-    try { localStorage.setItem(key, JSON.stringify({ base: base, values: current() })); }
+    try { localStorage.setItem(key, JSON.stringify({ base: base, values: current(), version: version.value })); }
     catch (err) { /* private mode or full storage: the server copy still holds the last save */ }
   }
   function dropDraft() { try { localStorage.removeItem(key); } catch (err) { /* nothing kept */ } }
@@ -273,6 +273,18 @@
     return wrap;
   }
 
+  /* The seats changed on another phone: one button, reloading the page (its draft is dropped). */
+  function reloadAction() {
+    var box = document.createElement("div");
+    box.className = "button-row";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = T("reload");
+    button.addEventListener("click", function () { window.location.reload(); });
+    box.appendChild(button);
+    return box;
+  }
+
   /* the totals of what the server holds (steps.js shows them): the page's, then each answer's */
   var storedTotals = [];
   $all(".steps-list [data-seat-total]").forEach(function (el) {
@@ -344,7 +356,11 @@
     }).then(function (response) {
       if (response.status >= 400) {  // the server says what happened (a game deleted): shown as it is
         return response.json().then(function (data) {
-          if (data && data.message) showNotice([data.message]);
+          if (data && data.reload) {  // seats moved: reload (see save)
+            paused = true;
+            dropDraft();
+            showNotice([data.message], reloadAction());
+          } else if (data && data.message) showNotice([data.message]);
           return null;
         }, function () { return null; });
       }
@@ -432,7 +448,18 @@
           say(data.state, "bad");
         } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
-      else if (status === 409 && data) {
+      else if (status === 409 && data && data.reload) {
+        /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
+           keyed by seats that are now someone else's. Nothing was stored; the entry stops and the
+           draft goes (put back after a reload it would land on the wrong seats): reload. */
+        submitAfter = null;
+        refused = false;
+        paused = true;
+        dropDraft();
+        showNotice([data.message], reloadAction());
+        notice.scrollIntoView({block: "nearest"});
+        say(T("not_saved"), "bad");
+      } else if (status === 409 && data) {
         submitAfter = null;  // the tap that waited for this save: the player chooses first, then taps again
         refused = false;
         version.value = data.version;
@@ -599,6 +626,12 @@
   }
 
   var draft = readDraft();
+  /* a draft typed before the players' seats changed (the "Joueurs" page) is keyed by seats that are
+     someone else's now: never put back */
+  if (draft && draft.version && parseInt(draft.version, 10) < parseInt(form.dataset.seats || "0", 10)) {
+    dropDraft();
+    draft = null;
+  }
   var theirsShown = !!form.querySelector(".theirs");  // a conflict page (no-JS submit): taken as shown
   if (theirsShown) {
     /* A full submit met a conflict (another phone saved between this page's last autosave and the
