@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from conftest import screenshot
-from helpers import check_layout, new_game, saved, second_phone, show_player, stored_document
+from helpers import check_layout, new_game, saved, second_phone, show_player, show_step, stored_document
 
 pytestmark = pytest.mark.browser
 
@@ -28,6 +28,7 @@ def test_rename_and_swap_two_seats_then_results_and_sheet_follow(phone, browser,
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)  # another phone, its page rendered before the change of seats
+        show_step(phone, "table")  # the players' link is on the table's step, beside the table screen's
         phone.get_by_role("link", name="Joueurs", exact=True).click()
         phone.wait_for_url(re.compile(r"/joueurs$"))
         check_layout(phone)
