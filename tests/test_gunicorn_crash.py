@@ -159,7 +159,9 @@ def test_a_worker_still_warming_up_lets_go_of_the_port_when_its_master_dies(tmp_
         killed = time.monotonic()
         proc.wait(10)
         free_after = None
-        while time.monotonic() - killed < 10:
+        # a ceiling, not a budget: while the gate is shut the warm-up never ends, so a port found free
+        # at all was let go by the warming worker itself (before the fix it was held until warm)
+        while time.monotonic() - killed < 30:
             try:
                 with socket.socket() as probe:
                     probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -169,7 +171,7 @@ def test_a_worker_still_warming_up_lets_go_of_the_port_when_its_master_dies(tmp_
                 break
             except OSError:
                 time.sleep(0.1)
-        assert free_after is not None and free_after < 2, f"port held {free_after} s"
+        assert free_after is not None, "the warming worker kept the port"
         os.kill(worker, 0)  # still warming up (raises once it is gone)
         gate.touch()
         deadline = time.monotonic() + 60
