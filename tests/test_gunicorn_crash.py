@@ -92,18 +92,7 @@ def test_orphaned_workers_let_go_of_the_port_at_once(tmp_path):
             clients = slow_clients(port, 8)
             time.sleep(0.5)
             os.kill(first.proc.pid, signal.SIGKILL)
-            killed = time.monotonic()
-            free_after = None
-            while time.monotonic() - killed < 25:
-                try:
-                    with socket.socket() as probe:
-                        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                        probe.bind(("127.0.0.1", port))
-                        probe.listen(1)
-                    free_after = time.monotonic() - killed
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            free_after = port_freed(port, since=time.monotonic(), ceiling=25)
             # gunicorn's restart tries to bind for 4 s (five tries a second apart): free well before.
             assert free_after is not None and free_after < RESTART_WITHIN - 1, f"port held {free_after} s"
             # The orphans are still there (finishing what they hold), but no longer on the port.
@@ -114,6 +103,20 @@ def test_orphaned_workers_let_go_of_the_port_at_once(tmp_path):
         if first is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(first.proc.pid, signal.SIGKILL)
+
+
+def port_freed(port: int, *, since: float, ceiling: float) -> float | None:
+    """Seconds from `since` until this test could bind `port` again (None: not within `ceiling`)."""
+    while time.monotonic() - since < ceiling:
+        try:
+            with socket.socket() as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(("127.0.0.1", port))
+                probe.listen(1)
+            return time.monotonic() - since
+        except OSError:
+            time.sleep(0.1)  # polling the port: the signal itself, bounded by `ceiling`
+    return None
 
 
 GATED_CONF = '''
@@ -158,19 +161,9 @@ def test_a_worker_still_warming_up_lets_go_of_the_port_when_its_master_dies(tmp_
         os.kill(proc.pid, signal.SIGKILL)
         killed = time.monotonic()
         proc.wait(10)
-        free_after = None
         # a ceiling, not a budget: while the gate is shut the warm-up never ends, so a port found free
         # at all was let go by the warming worker itself (before the fix it was held until warm)
-        while time.monotonic() - killed < 30:
-            try:
-                with socket.socket() as probe:
-                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                    probe.bind(("127.0.0.1", port))
-                    probe.listen(1)
-                free_after = time.monotonic() - killed
-                break
-            except OSError:
-                time.sleep(0.1)
+        free_after = port_freed(port, since=killed, ceiling=30)
         assert free_after is not None, "the warming worker kept the port"
         os.kill(worker, 0)  # still warming up (raises once it is gone)
         gate.touch()
