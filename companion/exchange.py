@@ -10,7 +10,10 @@ A game played by another edition's rule than its game's default (Reterra's Engli
 `"edition": "en"` beside its document too; a game at the default has no such key. A game scored since
 the app records it has `"scored_at"` (when it was first scored: its duration for BG Stats), and a game
 with a photo of its final board has `"photo": {"type": "image/jpeg", "data": "<base64>"}`: the file
-stays one file. A restored photo is checked as an upload is (companion/photos.py: one the app made
+stays one file. A game with a log of changes (companion/gamelog.py) has `"log"`, oldest first: each
+change `{"at", "phone" (a hash, never the device cookie), "changes": {field: [before, after]}}`, with
+`"undoes"` (the index of the change it undid) and `"locked"` (written before the seats last moved)
+when so; a file without it (written before issue 32) restores its games without a log. A restored photo is checked as an upload is (companion/photos.py: one the app made
 is kept byte for byte, anything else is made again, its metadata left out).
 
 `id` is the game's uid (models.GameRecord.uid), kept by an import: restoring a file twice, or on the
@@ -43,7 +46,7 @@ from datetime import UTC, datetime
 
 import sqlalchemy as sa
 
-from . import forms, games, jsonio, limits, photos, summaries
+from . import forms, gamelog, games, jsonio, limits, photos, summaries
 from .extensions import db
 from .games.core import InvalidDocument, Problem, join, join_names
 from .games.i18n import _
@@ -57,7 +60,7 @@ MAX_GAMES = 10_000
 UID = re.compile(r"[0-9a-f]{32}")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 GAME_KEYS = ("id", "status", "created_at", "updated_at", "colours", "document", "edition", "scored_at",
-             "photo")
+             "photo", "log")
 PHOTO_KEYS = ("type", "data")
 FIXED_COLUMNS = ("game_id", "game", "variant", "date", "status", "player", "colour", "seat", "place",
                  "total", "winner")
@@ -95,7 +98,7 @@ def records(device: str | None) -> list[GameRecord]:
 
 JSON_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.status, GameRecord.created_at,
                 GameRecord.updated_at, GameRecord.colours, GameRecord.document, GameRecord.edition,
-                GameRecord.first_scored_at, GameRecord.photo_key)
+                GameRecord.first_scored_at, GameRecord.photo_key, GameRecord.seats_version)
 CSV_COLUMNS = (GameRecord.id, GameRecord.uid, GameRecord.game, GameRecord.variant, GameRecord.status,
                GameRecord.created_at, GameRecord.colours, GameRecord.version, GameRecord.summary,
                GameRecord.edition)
@@ -148,12 +151,29 @@ def _photo_entry(game_id: int) -> dict | None:
     return {"type": photos.CONTENT_TYPE, "data": base64.b64encode(data).decode("ascii")}
 
 
+def _with_log(entry: dict, r, logs: dict[int, list[dict]]) -> dict:
+    """`entry` with the game's log of changes when it has one (companion/gamelog.py; its dates in
+    ISO 8601 as the file's others)."""
+    items = logs.get(r.id)
+    if items:
+        entry["log"] = [{**item, "at": iso(item["at"])} for item in items]
+    return entry
+
+
+def _logs(group: Sequence) -> dict[int, list[dict]]:
+    """The logs of a batch of games, read in one query."""
+    return gamelog.exported([r.id for r in group],
+                            {r.id: getattr(r, "seats_version", 0) or 0 for r in group})
+
+
 def to_json(items: Iterable[GameRecord], now: datetime | None = None) -> dict:
+    items = list(items)
+    logs = _logs(items)
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": iso(now or datetime.now(UTC)),
-        "games": [_with_photo(_game_entry(r), r) for r in items],
+        "games": [_with_log(_with_photo(_game_entry(r), r), r, logs) for r in items],
     }
 
 
@@ -167,8 +187,10 @@ def json_chunks(groups: Iterable[Iterable], now: datetime | None = None) -> Iter
     empty = True
     for group in groups:
         parts = []
+        group = list(group)
+        logs = _logs(group)
         for n, r in enumerate(group, 1):
-            entry = _with_photo(_game_entry(r), r)
+            entry = _with_log(_with_photo(_game_entry(r), r), r, logs)
             parts.append("  " + json.dumps(entry, ensure_ascii=False))
             photo = "photo" in entry
             if n % limits.PAUSE_EVERY == 0 or photo:
@@ -301,6 +323,7 @@ class Incoming:
     summary: dict | None = None  # made while the file was checked (None: `restore` makes it)
     scored_at: datetime | None = None  # when it was first scored (None: unknown)
     photo: photos.Photo | None = None  # the photo of its final board, checked
+    log: list[dict] | None = None  # its log of changes, checked (companion/gamelog.py); None: none
 
 
 @dataclass(frozen=True)
@@ -456,10 +479,12 @@ def _game(item: object, path: str, add) -> Incoming | None:
         before(Problem(join(path, "edition"), message))
     scored_at = _when(item.get("scored_at"), join(path, "scored_at"), before, required=False)
     photo = _photo(item.get("photo"), join(path, "photo"), before) if "photo" in item else None
+    # the log of changes: absent from the files written before it (issue 32)
+    log = gamelog.checked(item["log"], join(path, "log"), before, _when) if "log" in item else None
     if before.count:
         return None
     return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path,
-                    edition_for(document["game"], edition), summary, scored_at, photo)
+                    edition_for(document["game"], edition), summary, scored_at, photo, log)
 
 
 def _photo(value: object, path: str, add) -> photos.Photo | None:
@@ -554,6 +579,9 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
                  "digest": g.photo.digest} for i, g in zip(ids, new, strict=True) if g.photo is not None]
         if kept:  # the photos of the final boards, beside their games
             db.session.connection().execute(sa.insert(GamePhoto.__table__), kept)
+        for i, g in zip(ids, new, strict=True):  # their logs of changes
+            if g.log:
+                gamelog.restore(db.session.connection(), i, g.log)
         db.session.commit()
     except Exception:
         db.session.rollback()

@@ -103,3 +103,24 @@ class GamePhoto(db.Model):
     height: Mapped[int]
     digest: Mapped[str] = mapped_column(sa.String(32))  # its bytes' SHA-256, cut: ETag and cache keys
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+
+
+class GameChange(db.Model):
+    """One stored save of a game, as the page shows its fields (companion/gamelog.py): which phone
+    (a hash of its device cookie, never the cookie), when, the version it wrote, and each field it
+    changed `{name: [before, after]}` (JSON text). `undo_of`: the change this one undid (an undo is a
+    save like any other, logged as one). The last `gamelog.KEPT` of a game are kept; they go with it
+    (ON DELETE CASCADE, and `store.delete` removes them for SQLite)."""
+
+    __tablename__ = "game_changes"
+    __table_args__ = (sa.Index("ix_game_changes_game_id_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))
+    phone: Mapped[str] = mapped_column(sa.String(32))
+    at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    # the game's version this save wrote: a change written before the seats last moved
+    # (`GameRecord.seats_version`) is keyed by seats that are someone else's now, and cannot be undone
+    version: Mapped[int]
+    changes: Mapped[str] = mapped_column(sa.Text)
+    undo_of: Mapped[int | None] = mapped_column(nullable=True)

@@ -22,7 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from . import devices, games, score_cache, summaries
 from .extensions import db
 from .games import i18n
-from .models import DeviceGame, GamePhoto, GameRecord, now
+from .models import DeviceGame, GameChange, GamePhoto, GameRecord, now
 
 
 class Missing(LookupError):
@@ -265,6 +265,7 @@ def set_status(record: GameRecord, status: str) -> None:
 def delete(record: GameRecord) -> None:
     db.session.execute(sa.delete(DeviceGame).where(DeviceGame.game_id == record.id))
     db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))  # SQLite: no cascade
+    db.session.execute(sa.delete(GameChange).where(GameChange.game_id == record.id))  # its log
     db.session.delete(record)
     db.session.commit()
 

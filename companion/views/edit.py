@@ -9,7 +9,7 @@ from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import forms, games, history, store
+from .. import devices, forms, gamelog, games, history, store
 from ..forms import direct
 from ..games.i18n import N_, _, ngettext, tr
 from ..saving import service, wire
@@ -110,10 +110,21 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     save = _save_of(record, sc)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
     try:
-        return service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
-                              finishing=finishing)
+        out = service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
+                             finishing=finishing)
     except service.Busy:
         abort(503)
+    # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
+    # save is the undo of a change (static/js/play/undo.js)
+    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
+                   undo_of=undo_of(request.form))
+    return out
+
+
+def undo_of(posted) -> int | None:
+    """The change a save undoes (the autosave's `undo`), None when it is no undo."""
+    text = posted.get("undo", "")
+    return int(text) if text.isdigit() and len(text) < 12 else None
 
 
 def _anchor(form, changed: list[str]) -> str:

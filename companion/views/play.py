@@ -8,6 +8,7 @@
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
     photo.py      /g/<token>/photo , /g/<token>/photo.jpg , /r/<token>/photo.jpg   the final board's photo
     tie.py        /egalite , /egalite/partie          settle a tie alone, then start the full game
+    changes.py    /g/<token>/historique , /annuler   the game's log of changes, undo (companion/gamelog.py)
     dates.py      the `short_date` and `date_and_time` template filters
 
 Game-independent: a game's fields come from `companion/forms/<game>.py` (see companion.forms).
@@ -20,7 +21,7 @@ from flask import Blueprint
 
 from .. import devices
 from ..forms.html import FieldHtml
-from . import dates, edit, history, new_game, photo, players, results, screen, tie
+from . import changes, dates, edit, history, new_game, photo, players, results, screen, tie
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -49,3 +50,7 @@ bp.add_url_rule("/parties", "history", history.list_games, methods=["GET"])
 bp.add_url_rule("/parties/<token:token>/supprimer", "delete", history.remove, methods=GET_POST)
 bp.add_url_rule("/egalite", "tie", tie.tie, methods=GET_POST)
 bp.add_url_rule("/egalite/partie", "tie_start", tie.start, methods=["POST"])
+bp.add_url_rule("/g/<token:token>/historique", "changes", changes.page, methods=["GET"])
+bp.add_url_rule("/g/<token:token>/historique/<int:change>/annuler", "undo", changes.undo, methods=["POST"])
+bp.add_url_rule("/g/<token:token>/annuler", "undo_last", changes.undo_last, methods=["POST"])
+bp.add_url_rule("/g/<token:token>/annuler", "last_change", changes.last, methods=["GET"])

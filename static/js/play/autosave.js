@@ -136,7 +136,13 @@
      waiting (a save due after the delay, or a retry) or idle. */
   function settle() {
     form.dataset.saveQueue = inFlight ? "sending" : asking ? "asking" : timer ? "waiting" : "idle";
+    if (!inFlight && !timer && waiters.length) {  // Play.whenSaved: the saves it waited for are done
+      var ready = waiters;
+      waiters = [];
+      ready.forEach(function (cb) { cb(!paused && !refused && !pending()); });
+    }
   }
+  var waiters = [];
 
   function say(text, kind) {
     if (!state) return;
@@ -217,6 +223,7 @@
   /* A conflict: the fields both phones changed keep this phone's entries, marked with the other
      phone's value; the player applies theirs or mine, field by field written as chosen. */
   function resolve(mine) {
+    if (!mine) undoing = null;  // an undo given up for the other phone's values: nothing of it is sent
     Object.keys(conflicts).forEach(function (n) {
       var theirs = stored[n] || "";
       if (!mine) setValue(n, theirs);
@@ -411,6 +418,7 @@
     data.append("row_keys", JSON.stringify(keys));
     data.append("new_rows", JSON.stringify(added(sent)));
     data.append("delta", "1");  // the answer may say only what changed since this page's version
+    if (undoing) data.append("undo", undoing);  // the change this save undoes (Play.undo), for the log
     say(T("saving"), "busy");
     fetch(form.dataset.autosave, {
       method: "POST", body: data, credentials: "same-origin", keepalive: !!keepalive,
@@ -421,6 +429,8 @@
     }).then(function (res) {
       var status = res[0], data = res[1];
       if (status === 200 && data && data.ok) steady(function () {
+        var undid = !!undoing;
+        undoing = null;
         refused = false;
         lastRefused = null;
         data.stored = heldNow(data);
@@ -446,7 +456,7 @@
           lastRefused = [JSON.stringify(kept), data.state];
           showSummary(data.summary);
           say(data.state, "bad");
-        } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        } else say(undid ? T("undone") : data.draft ? T("saved_draft") : T("saved"), "ok");
       });
       else if (status === 409 && data && data.reload) {
         /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
@@ -575,6 +585,34 @@
     }
     input.value = JSON.stringify(names);
   }
+
+  /* Undo (static/js/play/undo.js). An undo is a save like any other: each field of the change is
+     laid back to what it was before, with what the change stored as its base, so the server
+     merges it as any save and a field another phone changed since is a conflict, shown and chosen
+     as any other (nothing overwritten). `undo` names the change, so the log says it is undone. */
+  var undoing = null;
+  Play.undo = function (changes, id) {
+    if (paused) return false;
+    Object.keys(changes).forEach(function (n) {
+      setValue(n, changes[n][1]);
+      if (changes[n][0]) base[n] = changes[n][0]; else delete base[n];
+    });
+    syncBase();
+    showIf();
+    form.dispatchEvent(new CustomEvent("adopted", { bubbles: true }));
+    undoing = String(id);
+    writeDraft();
+    save();
+    return true;
+  };
+  /* `cb(ready)` once nothing is left to send (a save due is sent now): ready is false when a save
+     stopped on a conflict, a refusal or an entry kept here (the undo waits for the player then). */
+  Play.whenSaved = function (cb) {
+    if (paused) { cb(false); return; }
+    waiters.push(cb);
+    if (timer || (!inFlight && pending())) save(); else settle();
+  };
+  Play.say = say;
 
   /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
   form.addEventListener("draft", function () {

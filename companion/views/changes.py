@@ -1,0 +1,171 @@
+"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over companion/gamelog.py.
+
+The log page lists the game's changes, newest first, each with its phone ("ce téléphone", "un autre
+téléphone"), its time, and its fields from what to what, with a button that undoes it: a plain
+form (POST, CSRF), post/redirect/get, no JavaScript needed. "Annuler" on the edit page undoes this
+phone's last change: with JavaScript, static/js/play/undo.js asks `last` (GET, JSON) and sends the
+undo through the autosave; without, it posts here (`undo_last`). An undo goes through the saving
+service as any save: a field another phone changed since is a conflict, and nothing is stored."""
+
+from __future__ import annotations
+
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+from wtforms import BooleanField, RadioField, SelectField
+
+from .. import devices, forms, gamelog, store
+from ..forms.convert import leaf_fields
+from ..forms.fields import choice_labels
+from ..games import i18n
+from ..games.i18n import N_, _, tr
+from ..saving import service
+from . import dates
+from .edit import screens_or_404
+
+NOTHING = N_("Rien à annuler : ce téléphone n'a pas encore modifié cette partie (ou tout est déjà annulé).")
+LOCKED = N_("Cette modification ne peut plus être annulée : les joueurs ont changé de place depuis.")
+UNDONE = N_("Modification annulée.")
+SAME = N_("Rien à annuler : ces champs ont déjà ces valeurs.")
+CONFLICT = N_("Rien n'a été annulé : un autre téléphone a modifié depuis {fields}. Changez-les à la main "
+              "si vous le voulez.")
+REFUSED = N_("Rien n'a été annulé : {fields}.")
+SHOWN = 30  # changes on the page before "Voir les plus anciennes"
+LINES = 4  # a change's fields shown before the rest is folded
+
+
+# --------------------------------------------------------------------------- the log page
+
+
+def page(token: str):
+    record = store.by_edit_token(token)
+    sc = screens_or_404(record.game)
+    every = gamelog.changes_of(record.id)
+    everything = request.args.get("tout") == "1"
+    shown = every if everything else every[:SHOWN]
+    named, readable = _names(sc, record, {n for c in shown for n in c.changes})
+    device = devices.device_id()
+    by_id = {c.id: c for c in every}
+    entries = [{
+        "change": c, "mine": c.mine(device), "time": _time(c.at),
+        "undoable": c.undoable(record.seats_version) and not c.undone,
+        "undoes": _time(by_id[c.undo_of].at) if c.undo_of in by_id else None,
+        "lines": [(named(n), readable(n, before), readable(n, after))
+                  for n, (before, after) in _ordered(c.changes, named)],
+    } for c in shown]
+    return render_template("play/changes.html", record=record, game=sc.game, entries=entries,
+                           more=len(every) - len(shown), lines=LINES)
+
+
+def _ordered(changes: dict, named) -> list:
+    return sorted(changes.items(), key=lambda item: named.order(item[0]))
+
+
+class _Named:
+    """Field name -> its name for a player ("Ville 2 · Tuile 1 · Joueur"), in the page's order."""
+
+    def __init__(self, labels: dict[str, str]):
+        self.labels = labels
+        self.orders = {name: k for k, name in enumerate(labels)}
+
+    def __call__(self, name: str) -> str:
+        return self.labels.get(name, name)
+
+    def order(self, name: str) -> tuple:
+        return (self.orders.get(name, len(self.orders)), name)
+
+
+def _names(sc, record, names: set[str]):
+    """How the page names these fields, and shows their texts: one form of the stored game, with a
+    row for every field named (a removed city's fields are named as the city was)."""
+    values = dict(forms.stored(sc, record.document).values)
+    pairs = MultiDict([(n, v) for n, v in values.items() if v] + [(n, "") for n in names if n not in values])
+    form = sc.form(record.document, formdata=pairs)
+    sc.label(form, store.labels_of(record))
+    labels = forms.labels(form)
+    fields = {f.name: f for f in leaf_fields(form)}
+
+    def readable(name: str, text: str) -> str:
+        f = fields.get(name)
+        if isinstance(f, BooleanField):
+            return _("oui") if text else _("non")
+        if text == "":
+            return _("vide")
+        if isinstance(f, RadioField | SelectField):
+            return str(choice_labels(f.choices).get(text, text))
+        return text
+
+    return _Named(labels), readable
+
+
+def _time(moment) -> str:
+    t = dates.local(moment)
+    return f"{t.hour}:{t.minute:02d}" if i18n.current() == "en" else f"{t.hour} h {t.minute:02d}"
+
+
+# --------------------------------------------------------------------------- undo
+
+
+def last(token: str):
+    """This phone's last change not undone yet, for the edit page's "Annuler" (undo.js): its id and
+    what undoing it sends, `{field: [what it stored, what was before]}`; or a message."""
+    record = store.by_edit_token(token)
+    screens_or_404(record.game)
+    change = gamelog.last(record.id, devices.device_id(), record.seats_version)
+    if change is None:
+        return jsonify(ok=False, message=tr(NOTHING))
+    return jsonify(ok=True, id=change.id, changes={n: list(p) for n, p in gamelog.undo_changes(change).items()})
+
+
+def undo_last(token: str):
+    """"Annuler" on the edit page without JavaScript: this phone's last change, then the edit page."""
+    record = store.by_edit_token(token)
+    change = gamelog.last(record.id, devices.device_id(), record.seats_version)
+    return _undo(record, change, url_for("play.edit", token=token))
+
+
+def undo(token: str, change: int):
+    """An entry's button on the log page (any phone's change, an undo included: it is then redone)."""
+    record = store.by_edit_token(token)
+    found = gamelog.get(record.id, change)
+    if found is None:
+        abort(404)
+    return _undo(record, found, url_for("play.changes", token=token))
+
+
+def _undo(record, change, back: str):
+    sc = screens_or_404(record.game)
+    if change is None:
+        flash(tr(NOTHING), "error")
+        return redirect(back, 303)
+    if not change.undoable(record.seats_version):
+        flash(tr(LOCKED), "error")
+        return redirect(back, 303)
+    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    try:
+        out = service.submit(record, gamelog.undo_save(change, record.version),
+                             forms.Steps(sc, request.form, extra), write=store.save)
+    except service.Busy:
+        abort(503)
+    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
+                   undo_of=change.id)
+    if out.kind == "seats":
+        flash(tr(service.SEATS_MOVED), "error")
+    elif out.kind == "conflict":
+        named, readable = _names(sc, out.record, set(out.theirs))
+        fields = ", ".join(f"{named(n)} ({_('maintenant')} {readable(n, v)})"
+                           for n, v in _ordered(out.theirs, named))
+        flash(_(CONFLICT, fields=fields), "error")
+    elif out.kind == "invalid":
+        named, _readable = _names(sc, out.record, set(out.checked.errors))
+        fields = "; ".join(f"{named(n)} : {' '.join(m)}" for n, m in out.checked.errors.items()) \
+            or " ".join(out.checked.general)
+        flash(_(REFUSED, fields=fields), "error")
+    elif out.record.version == out.laid_on:
+        flash(tr(SAME), "success")
+    else:
+        if out.refused:  # undone but for the values refused now (a player renamed since)
+            named, _readable = _names(sc, out.record, set(out.refused))
+            for name, messages in out.refused.items():
+                flash(f"{named(name)} : {' '.join(messages)}", "error")
+        flash(tr(UNDONE), "success")
+    return redirect(back, 303)
