@@ -93,3 +93,30 @@ def test_games_stored_before_seats_could_change_are_at_seats_version_zero(tmp_pa
     with app.app_context():
         columns = {c["name"] for c in sa.inspect(db.engine).get_columns("games")}
         assert "seats_version" not in columns and "photo_key" in columns
+
+
+def test_games_stored_before_the_log_have_an_empty_one(tmp_path, monkeypatch):
+    """Issue 32 on a server with games: the log's table is there, empty (nothing of theirs to undo),
+    takes a change and goes with its game; the downgrade gives everything else back."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'l.sqlite3'}"})
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["db", "upgrade", "i32a0seats001"]).exit_code == 0
+    with app.app_context(), db.engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO games (edit_token, view_token, uid, game, variant, document, version, status, "
+            "created_at, updated_at) VALUES ('e', 'v', :uid, 'revive', 'base', '{\"a\": 1}', 4, 'draft', "
+            "'2026-01-01 20:00:00', '2026-01-01 21:00:00')"), {"uid": "ef" * 16})
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context(), db.engine.begin() as conn:
+        game = conn.execute(sa.text("SELECT id, version, document FROM games")).one()
+        assert game[1:] == (4, '{"a": 1}')
+        assert conn.execute(sa.text("SELECT count(*) FROM game_changes")).scalar_one() == 0
+        conn.execute(sa.text("INSERT INTO game_changes (game_id, phone, at, version, changes) "
+                             "VALUES (:id, 'ab12', '2026-01-02 00:00:00', 5, '{}')"), {"id": game[0]})
+    assert runner.invoke(args=["db", "downgrade", "i32a0seats001"]).exit_code == 0
+    with app.app_context():
+        assert "game_changes" not in sa.inspect(db.engine).get_table_names()
+        with db.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version, seats_version FROM games")).one() == (4, 0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -70,3 +72,40 @@ def test_simultaneous_merged_saves_on_postgresql(postgres_url, tmp_path, monkeyp
     result = app.test_cli_runner().invoke(args=["db", "upgrade"])  # whichever test runs first
     assert result.exit_code == 0, result.output
     race_two_phones(app)
+
+
+def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
+    """Issue 32 on PostgreSQL: each save logged on the autosave's own connection, undone through the
+    autosave, kept to its bound, exported, and gone with its game (ON DELETE CASCADE)."""
+    from companion import gamelog
+    from companion.models import GameChange
+    from helpers import autosave, create_game
+    from test_gamelog import _undo
+
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", postgres_url)
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])  # whichever test runs first
+    assert result.exit_code == 0, result.output
+    monkeypatch.setattr(gamelog, "KEPT", 3)
+    a, b = app.test_client(), app.test_client()
+    token = create_game(a, "revive", "base", ["Maëlle", "Yanis"])
+    for version in range(1, 5):
+        was = "" if version == 1 else str(version)
+        assert autosave(a, token, version, players__0__track=(was, str(version + 1))).status_code == 200
+    assert autosave(b, token, 5, players__1__track=("", "7")).status_code == 200
+    answer, _ = _undo(a, token)
+    assert answer.status_code == 200, answer.json
+    with app.app_context():
+        record = db.session.scalar(sa.select(GameRecord).filter_by(edit_token=token))
+        assert record.document["players"][0]["track"] == 4 and record.document["players"][1]["track"] == 7
+        changes = gamelog.changes_of(record.id)
+        assert len(changes) == 3 and changes[0].undo_of == changes[2].id and changes[2].undone
+        game_id, view = record.id, record.view_token
+    log = json.loads(a.get("/parties/export.json").get_data(as_text=True))["games"][0]["log"]
+    assert [entry.get("undoes") for entry in log] == [None, None, 0]
+    assert a.post(f"/parties/{view}/supprimer").status_code in (302, 303)
+    with app.app_context():
+        left = db.session.scalar(sa.select(sa.func.count()).select_from(GameChange)
+                                 .where(GameChange.game_id == game_id))
+        assert left == 0

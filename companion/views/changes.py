@@ -152,7 +152,7 @@ def _undo(record, change, back: str):
         flash(tr(service.SEATS_MOVED), "error")
     elif out.kind == "conflict":
         named, readable = _names(sc, out.record, set(out.theirs))
-        fields = ", ".join(f"{named(n)} ({_('maintenant')} {readable(n, v)})"
+        fields = ", ".join(_("{field} (maintenant {value})", field=named(n), value=readable(n, v))
                            for n, v in _ordered(out.theirs, named))
         flash(_(CONFLICT, fields=fields), "error")
     elif out.kind == "invalid":
