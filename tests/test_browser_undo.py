@@ -5,6 +5,8 @@ the other phone sees the state undone to; the log page lists the changes and und
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -150,3 +152,21 @@ def test_the_log_page_on_a_phone_undoes_a_change(phone, live_server):
     phone.get_by_role("link", name="Retour à la saisie").tap()
     show_player(phone, 0)
     expect(phone.locator('[name="players-0-castles"]')).to_have_value("")
+
+
+def test_without_javascript_the_undo_is_a_form(phone_without_js, live_server):
+    """No JS: ↶ posts its own form and the page comes back saying so (post/redirect/get); Enter in a
+    field is still "Enregistrer" (↶ is not a button of the entry's form)."""
+    page = phone_without_js
+    url = new_game(page, "rebirth", "scotland", NAMES)
+    page.fill('[name="players-1-ports"]', "3")
+    page.press('[name="players-1-ports"]', "Enter")
+    page.wait_for_url(re.compile(r"#f-players-1-ports$"))
+    page.fill('[name="players-1-ports"]', "5")
+    page.press('[name="players-1-ports"]', "Enter")
+    expect(page.locator(".flash-success")).to_have_text("Enregistré.")
+    page.get_by_role("button", name="Annuler ma dernière modification").tap()
+    expect(page.locator(".flash-success")).to_have_text("Modification annulée.")
+    expect(page.locator('[name="players-1-ports"]')).to_have_value("3")
+    assert stored_document(live_server, url)["players"][1]["ports"] == 3
+    check_layout(page)

@@ -266,3 +266,37 @@ def test_a_deleted_game_takes_its_log_with_it(app):
     assert phone.post(f"/parties/{view}/supprimer").status_code in (302, 303)
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(GameChange)) == 0
+
+
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def test_the_undo_forms_carry_their_csrf_token(tmp_path):
+    """With CSRF on (a real server): the edit page's ↶ form (its skeleton's token filled in per
+    request) and the log page's buttons each post their token; a post without it changes nothing."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    phone = app.test_client()
+    page = phone.get("/nouvelle?game=revive&variant=base").get_data(as_text=True)
+    data = {"csrf_token": CSRF.search(page).group(1), "game": "revive", "variant": "base",
+            "players-0-name": "Maëlle", "players-1-name": "Yanis"}
+    data |= dict(re.findall(r'name="(once)"[^>]*value="([^"]+)"', page))
+    created = phone.post("/nouvelle", data=data)
+    token = re.fullmatch(r"/g/([\w-]+)/", created.headers["Location"]).group(1)
+    edit = phone.get(f"/g/{token}/").get_data(as_text=True)
+    csrf = CSRF.search(edit).group(1)
+    save = {"csrf_token": csrf, "version": "1", "changes": json.dumps({"players-0-track": ["", "12"]})}
+    assert phone.post(f"/g/{token}/save", data=save).status_code == 200
+    edit = phone.get(f"/g/{token}/").get_data(as_text=True)  # the skeleton, filled for this request
+    undo_form = re.search(r'<form method="post" action="/g/[^"]+/annuler" class="undo-form">(.*?)</form>',
+                          edit, re.S).group(1)
+    csrf = CSRF.search(undo_form).group(1)
+    assert re.findall(r'name="csrf_token"[^>]*value="([^"]+)"', edit) == [csrf, csrf]  # the page's own
+    assert phone.post(f"/g/{token}/annuler").status_code == 400  # no token: refused, nothing undone
+    assert stored(app, token).document["players"][0]["track"] == 12
+    assert phone.post(f"/g/{token}/annuler", data={"csrf_token": csrf}).status_code == 303
+    assert "track" not in stored(app, token).document["players"][0]
+    log = phone.get(f"/g/{token}/historique").get_data(as_text=True)
+    (redo,) = re.findall(r'<form method="post" action="(/g/[^"]+/historique/\d+/annuler)">\s*'
+                         r'<input type="hidden" name="csrf_token" value="([^"]+)">', log)
+    assert phone.post(redo[0], data={"csrf_token": redo[1]}).status_code == 303
+    assert stored(app, token).document["players"][0]["track"] == 12
