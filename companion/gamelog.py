@@ -1,7 +1,8 @@
 """The game's log of changes (issue 32): each stored save, as the page shows its fields, so that a
 phone can undo its own last changes, and anyone any change, from the log.
 
-A save that changed the stored game is logged once (`record`): which phone (a hash of its device
+A save that changed the stored game is logged once, in the statement's transaction (`logged`,
+wrapping the write the saving service is given): which phone (a hash of its device
 cookie: the cookie itself opens that phone's list of games, it is never stored here nor exported),
 when, the version it wrote, and every field it changed, `{name: [before, after]}`, read from the
 stored values before and after it (`stored`, the one place that reads them). A removed row is one
@@ -22,9 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -35,7 +35,6 @@ from .saving import wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
-LOG = logging.getLogger(__name__)
 _TABLE = GameChange.__table__
 
 
@@ -65,52 +64,45 @@ def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) 
 # --------------------------------------------------------------------------- writing
 
 
-def record(out, *, document: dict, version: int, device: str | None, undo_of: int | None = None) -> None:
-    """Log the save `out` (a `saving.service.Outcome`) when it stored a change: `document` and
-    `version` are the game as the save was handed it (the stored values before it, when the save was
-    laid on that version; else the view it was laid on). Never fails the save: a log that cannot be
-    written is logged and left out."""
-    if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
-        return
-    if out.laid_on == version:
-        before = stored(out.steps, document).values
-    elif out.before is not None:  # another save got in first: laid on a fresher record
-        before = out.before.values
-    else:
-        return
-    after = stored(out.steps, out.record.document)
-    changes = differences(before, after.values, getattr(after, "same", None))
-    if not changes:
-        return
-    record_id = out.record.id
-    connection = getattr(out.record, "connection", None)
-    try:
-        if connection is not None:
-            _write(connection, record_id, device, out.record.version, changes, undo_of)
-            connection.commit()
-        else:
-            _write(db.session.connection(), record_id, device, out.record.version, changes, undo_of)
-            db.session.commit()
-    except sa.exc.SQLAlchemyError:
-        LOG.exception("the log of game %s could not be written", record_id)
-        (connection or db.session).rollback()
+def logged(write: Callable, steps, device: str | None, undo_of: int | None = None) -> Callable:
+    """`write` (`store.save`, as the saving service calls it: `write(record, document, version,
+    **options)`) with the game's log written in its transaction: the stored values of the record
+    it is laid on (its own, on a retry too) and of the document written, compared field by field,
+    inserted on the connection the write then uses and commits (nothing logged when no field's text
+    changes: a status alone). A save and its entry are stored together or not at all (a version
+    moved on rolls both back), at the price of one commit, not two."""
+    if device is None:
+        return write
+
+    def save(record, document: dict, version: int, **options):
+        before, after = stored(steps, record.document), stored(steps, document)
+        changes = differences(before.values, after.values, getattr(after, "same", None))
+        if changes:
+            connection = getattr(record, "connection", None)  # a `store.Held` record's own
+            _write(connection if connection is not None else db.session.connection(), record.id, device,
+                   version + 1, changes, undo_of)
+        return write(record, document, version, **options)
+
+    return save
+
+
+# Statements built once (building one at each save cost more than running it, as store.save's).
+_INSERT = _TABLE.insert()
+_OF_GAME = sa.select(_TABLE.c.id).where(_TABLE.c.id == sa.bindparam("change"),
+                                        _TABLE.c.game_id == sa.bindparam("game"))
+_OLDEST_KEPT = (sa.select(_TABLE.c.id).where(_TABLE.c.game_id == sa.bindparam("game"))
+                .order_by(_TABLE.c.id.desc()).offset(sa.bindparam("skip")).limit(1).scalar_subquery())
+_BOUND = _TABLE.delete().where(_TABLE.c.game_id == sa.bindparam("game"), _TABLE.c.id < _OLDEST_KEPT)
 
 
 def _write(connection, game_id: int, device: str, version: int, changes: dict, undo_of: int | None) -> None:
     if undo_of is not None:  # a change of this game only
-        undo_of = connection.execute(sa.select(_TABLE.c.id).where(
-            _TABLE.c.id == undo_of, _TABLE.c.game_id == game_id)).scalar_one_or_none()
-    connection.execute(_TABLE.insert().values(
-        game_id=game_id, phone=phone_of(device), at=now(), version=version,
-        changes=json.dumps(changes, ensure_ascii=False, separators=(",", ":")), undo_of=undo_of))
-    _bound(connection, game_id)
-
-
-def _bound(connection, game_id: int) -> None:
-    """Only the last KEPT changes of a game (an index on game and id: one step)."""
-    oldest_kept = (sa.select(_TABLE.c.id).where(_TABLE.c.game_id == game_id)
-                   .order_by(_TABLE.c.id.desc()).offset(KEPT - 1).limit(1).scalar_subquery())
-    connection.execute(_TABLE.delete().where(_TABLE.c.game_id == game_id, _TABLE.c.id < oldest_kept))
+        undo_of = connection.execute(_OF_GAME, {"change": undo_of, "game": game_id}).scalar_one_or_none()
+    connection.execute(_INSERT, {
+        "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
+        "changes": json.dumps(changes, ensure_ascii=False, separators=(",", ":")), "undo_of": undo_of})
+    # only the last KEPT changes of the game (the index on game and id: one short step)
+    connection.execute(_BOUND, {"game": game_id, "skip": KEPT - 1})
 
 
 # --------------------------------------------------------------------------- reading
@@ -134,22 +126,24 @@ class Change:
         return self.version > seats_version
 
 
-def _read(rows) -> list[Change]:
-    out = []
-    for row in rows:
-        try:
-            changes = json.loads(row.changes)
-        except ValueError:
-            changes = {}
-        out.append(Change(row.id, row.phone, row.at, row.version, changes, row.undo_of))
-    return out
+def _parsed(text: str) -> dict[str, list[str]]:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
 
 
-def changes_of(game_id: int) -> list[Change]:
-    """A game's log, newest first, each change knowing whether it is undone."""
-    rows = db.session.execute(sa.select(_TABLE).where(_TABLE.c.game_id == game_id)
+_COLUMNS = (_TABLE.c.id, _TABLE.c.phone, _TABLE.c.at, _TABLE.c.version, _TABLE.c.undo_of)
+
+
+def changes_of(game_id: int, *, texts: bool = True) -> list[Change]:
+    """A game's log, newest first, each change knowing whether it is undone; `texts` False: without
+    the fields' texts (`changes` empty), to choose one change before reading it (`full`)."""
+    columns = (*_COLUMNS, _TABLE.c.changes) if texts else _COLUMNS
+    rows = db.session.execute(sa.select(*columns).where(_TABLE.c.game_id == game_id)
                               .order_by(_TABLE.c.id.desc()))
-    return settled(_read(rows))
+    return settled([Change(row.id, row.phone, row.at, row.version, _parsed(row.changes) if texts else {},
+                           row.undo_of) for row in rows])
 
 
 def settled(newest_first: list[Change]) -> list[Change]:
@@ -164,9 +158,14 @@ def settled(newest_first: list[Change]) -> list[Change]:
     for change in newest_first:
         flag = any(not undone.get(u, False) for u in undos.get(change.id, ()))
         undone[change.id] = flag
-        out.append(Change(change.id, change.phone, change.at, change.version, change.changes,
-                          change.undo_of, flag))
+        out.append(replace(change, undone=flag))
     return out
+
+
+def full(change: Change) -> Change:
+    """`change` with its fields' texts, read."""
+    text = db.session.scalar(sa.select(_TABLE.c.changes).where(_TABLE.c.id == change.id))
+    return replace(change, changes=_parsed(text or "{}"))
 
 
 def last(game_id: int, device: str | None, seats_version: int) -> Change | None:
@@ -175,16 +174,16 @@ def last(game_id: int, device: str | None, seats_version: int) -> Change | None:
     if device is None:
         return None
     phone = phone_of(device)
-    for change in changes_of(game_id):
+    for change in changes_of(game_id, texts=False):
         if change.phone == phone and change.undo_of is None and not change.undone:
-            return change if change.undoable(seats_version) else None
+            return full(change) if change.undoable(seats_version) else None
     return None
 
 
 def get(game_id: int, change_id: int) -> Change | None:
-    for change in changes_of(game_id):
+    for change in changes_of(game_id, texts=False):
         if change.id == change_id:
-            return change
+            return full(change)
     return None
 
 

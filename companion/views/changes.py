@@ -141,13 +141,12 @@ def _undo(record, change, back: str):
         flash(tr(LOCKED), "error")
         return redirect(back, 303)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    steps = forms.Steps(sc, request.form, extra)
     try:
-        out = service.submit(record, gamelog.undo_save(change, record.version),
-                             forms.Steps(sc, request.form, extra), write=store.save)
+        out = service.submit(record, gamelog.undo_save(change, record.version), steps,
+                             write=gamelog.logged(store.save, steps, devices.device_id(), change.id))
     except service.Busy:
         abort(503)
-    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
-                   undo_of=change.id)
     if out.kind == "seats":
         flash(tr(service.SEATS_MOVED), "error")
     elif out.kind == "conflict":
