@@ -13,8 +13,9 @@ with a photo of its final board has `"photo": {"type": "image/jpeg", "data": "<b
 stays one file. A game with a log of changes (companion/gamelog.py) has `"log"`, oldest first: each
 change `{"at", "phone" (a hash, never the device cookie), "changes": {field: [before, after]}}`, with
 `"undoes"` (the index of the change it undid) and `"locked"` (written before the seats last moved)
-when so; a file without it (written before issue 32) restores its games without a log. A restored photo is checked as an upload is (companion/photos.py: one the app made
-is kept byte for byte, anything else is made again, its metadata left out).
+when so; a file without it (written before issue 32) restores its games without a log. A restored
+photo is checked as an upload is (companion/photos.py: one the app made is kept byte for byte,
+anything else is made again, its metadata left out).
 
 `id` is the game's uid (models.GameRecord.uid), kept by an import: restoring a file twice, or on the
 server the games came from, never duplicates a game. A game already present is left as it is (never

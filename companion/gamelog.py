@@ -1,12 +1,12 @@
 """The game's log of changes (issue 32): each stored save, as the page shows its fields, so that a
 phone can undo its own last changes, and anyone any change, from the log.
 
-A save that changed the stored game is logged once, in the statement's transaction (`logged`,
-wrapping the write the saving service is given): which phone (a hash of its device
-cookie: the cookie itself opens that phone's list of games, it is never stored here nor exported),
-when, the version it wrote, and every field it changed, `{name: [before, after]}`, read from the
-stored values before and after it (`stored`, the one place that reads them). A removed row is one
-entry of many fields (a Rebirth city, its tiles, the cities below it moved up): undone in one tap.
+A save that changed the stored game is logged once, right after it (`record`): which phone (a
+hash of its device cookie: the cookie itself opens that phone's list of games, it is never stored
+here nor exported), when, the version it wrote, and every field it changed, `{name: [before,
+after]}`, read from the stored values before and after it (`stored`, the one place that reads
+them). A removed row is one entry of many fields (a Rebirth city, its tiles, the cities below it
+moved up): undone in one tap.
 
 An undo is a save like any other (`undo_save`): `{name: [after, before]}` laid over what is stored
 NOW by the saving service, so a field another phone changed since is a conflict, never overwritten
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping
+import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -36,6 +37,7 @@ from .saving import wire
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
 _TABLE = GameChange.__table__
+LOG = logging.getLogger(__name__)
 
 
 def phone_of(device: str) -> str:
@@ -53,9 +55,12 @@ def stored(steps, document: dict):
 def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) -> dict[str, list[str]]:
     """Each field whose text differs, `[before, after]` ("" for blank or gone), in name order;
     `same(name, a, b)`: whether two texts are one stored value (a fixed list's 0 nobody typed is "")."""
+    get_before, get_after = before.get, after.get
+    names = [name for name in after if get_before(name, "") != after[name]]
+    names += [name for name in before if before[name] and name not in after]
     out = {}
-    for name in sorted(before.keys() | after.keys()):
-        was, now_ = before.get(name, "") or "", after.get(name, "") or ""
+    for name in sorted(names):
+        was, now_ = get_before(name, "") or "", get_after(name, "") or ""
         if was != now_ and not (same is not None and same(name, was, now_)):
             out[name] = [was, now_]
     return out
@@ -64,26 +69,35 @@ def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) 
 # --------------------------------------------------------------------------- writing
 
 
-def logged(write: Callable, steps, device: str | None, undo_of: int | None = None) -> Callable:
-    """`write` (`store.save`, as the saving service calls it: `write(record, document, version,
-    **options)`) with the game's log written in its transaction: the stored values of the record
-    it is laid on (its own, on a retry too) and of the document written, compared field by field,
-    inserted on the connection the write then uses and commits (nothing logged when no field's text
-    changes: a status alone). A save and its entry are stored together or not at all (a version
-    moved on rolls both back), at the price of one commit, not two."""
-    if device is None:
-        return write
-
-    def save(record, document: dict, version: int, **options):
-        before, after = stored(steps, record.document), stored(steps, document)
-        changes = differences(before.values, after.values, getattr(after, "same", None))
-        if changes:
-            connection = getattr(record, "connection", None)  # a `store.Held` record's own
-            _write(connection if connection is not None else db.session.connection(), record.id, device,
-                   version + 1, changes, undo_of)
-        return write(record, document, version, **options)
-
-    return save
+def record(out, *, document: dict, version: int, device: str | None, undo_of: int | None = None) -> None:
+    """Log the save `out` (a `saving.service.Outcome`) when it stored a change. The stored values
+    before it are those of the view it was laid on (`out.before`), else of `document` (the game as
+    the save was handed it, at `version`) when it was laid on that version; after it, those of the
+    view it wrote (`out.view`, a save laid by the engine made them without a form), else of the
+    document stored. Written on the save's own connection, right after its commit (a save of a row
+    laid by the engine builds no form: its stored values after it are only known once written).
+    Never fails the save: a log that cannot be written is logged and left out."""
+    if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
+        return
+    if out.before is not None:
+        before = out.before.values
+    elif out.laid_on == version:
+        before = stored(out.steps, document).values
+    else:
+        return
+    after = out.view if out.view is not None else stored(out.steps, out.record.document)
+    changes = differences(before, after.values, getattr(after, "same", None))
+    if not changes:
+        return
+    connection = getattr(out.record, "connection", None)  # a `store.Held` record's own
+    on = connection if connection is not None else db.session
+    try:
+        _write(connection if connection is not None else db.session.connection(), out.record.id, device,
+               out.record.version, changes, undo_of)
+        on.commit()
+    except sa.exc.SQLAlchemyError:
+        LOG.exception("the log of game %s could not be written", out.record.id)
+        on.rollback()
 
 
 # Statements built once (building one at each save cost more than running it, as store.save's).

@@ -77,10 +77,11 @@ def test_simultaneous_merged_saves_on_postgresql(postgres_url, tmp_path, monkeyp
 def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
     """Issue 32 on PostgreSQL: each save logged on the autosave's own connection, undone through the
     autosave, kept to its bound, exported, and gone with its game (ON DELETE CASCADE)."""
+    from test_gamelog import _undo
+
     from companion import gamelog
     from companion.models import GameChange
     from helpers import autosave, create_game
-    from test_gamelog import _undo
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     monkeypatch.setenv("DATABASE_URL", postgres_url)

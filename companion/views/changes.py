@@ -113,7 +113,8 @@ def last(token: str):
     change = gamelog.last(record.id, devices.device_id(), record.seats_version)
     if change is None:
         return jsonify(ok=False, message=tr(NOTHING))
-    return jsonify(ok=True, id=change.id, changes={n: list(p) for n, p in gamelog.undo_changes(change).items()})
+    changes = {name: list(pair) for name, pair in gamelog.undo_changes(change).items()}
+    return jsonify(ok=True, id=change.id, changes=changes)
 
 
 def undo_last(token: str):
@@ -141,12 +142,13 @@ def _undo(record, change, back: str):
         flash(tr(LOCKED), "error")
         return redirect(back, 303)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
-    steps = forms.Steps(sc, request.form, extra)
     try:
-        out = service.submit(record, gamelog.undo_save(change, record.version), steps,
-                             write=gamelog.logged(store.save, steps, devices.device_id(), change.id))
+        out = service.submit(record, gamelog.undo_save(change, record.version),
+                             forms.Steps(sc, request.form, extra), write=store.save)
     except service.Busy:
         abort(503)
+    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
+                   undo_of=change.id)
     if out.kind == "seats":
         flash(tr(service.SEATS_MOVED), "error")
     elif out.kind == "conflict":

@@ -109,14 +109,16 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     """This request's save through the saving service (companion/saving/service.py)."""
     save = _save_of(record, sc)
     extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
-    steps = forms.Steps(sc, request.form, extra)
-    # written with the game's log (companion/gamelog.py): what it changed, by this phone; `undo` when
-    # the save is the undo of a change (static/js/play/undo.js)
-    write = gamelog.logged(store.save, steps, devices.device_id(), undo_of(request.form))
     try:
-        return service.submit(record, save, steps, write=write, finishing=finishing)
+        out = service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
+                             finishing=finishing)
     except service.Busy:
         abort(503)
+    # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
+    # save is the undo of a change (static/js/play/undo.js)
+    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
+                   undo_of=undo_of(request.form))
+    return out
 
 
 def undo_of(posted) -> int | None:
