@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -36,6 +37,7 @@ from .saving import wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
+FIELD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")  # a field's name as the pages write it (players-0-track)
 _TABLE = GameChange.__table__
 LOG = logging.getLogger(__name__)
 
@@ -270,8 +272,9 @@ def checked(value: object, path: str, add, when) -> list[dict] | None:
             wrong = True
         changes = item.get("changes")
         if not (isinstance(changes, dict) and changes and all(
-                isinstance(k, str) and len(k) <= 200 and isinstance(v, list) and len(v) == 2
-                and all(isinstance(t, str) and len(t) <= MAX_TEXT for t in v) for k, v in changes.items())):
+                isinstance(k, str) and len(k) <= 200 and FIELD.fullmatch(k) and isinstance(v, list)
+                and len(v) == 2 and all(isinstance(t, str) and len(t) <= MAX_TEXT for t in v)
+                for k, v in changes.items())):
             add(Problem(join(at, "changes"), _("attendu : champ -> [avant, après], deux textes")))
             wrong = True
         undoes = item.get("undoes")

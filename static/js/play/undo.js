@@ -19,9 +19,15 @@
     if (busy) return;
     busy = true;
     button.setAttribute("aria-busy", "true");
+    var state = document.getElementById("save-state");
+    var was = state ? [state.textContent, state.className.replace(/^save-state ?/, "")] : null;
     Play.say(T("undoing"), "busy");
     Play.whenSaved(function (ready) {
-      if (!ready) { done(); return; }  // a conflict or a refusal first: its own notice says what to do
+      if (!ready) {  // a conflict or a refusal first: its own notice says what to do
+        if (was && state.textContent === T("undoing")) Play.say(was[0], was[1]);
+        done();
+        return;
+      }
       fetch(button.dataset.undo, { credentials: "same-origin", headers: { "Accept": "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) {
