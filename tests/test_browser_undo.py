@@ -9,6 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_axe import violations
 
 from conftest import screenshot
 from helpers import check_layout, new_game, saved, second_phone, settled, show_player, stored_document
@@ -142,6 +143,7 @@ def test_the_log_page_on_a_phone_undoes_a_change(phone, live_server):
     expect(changes.nth(0)).to_contain_text("vide → 3")
     expect(changes.nth(1)).to_contain_text("ce téléphone")
     check_layout(phone)
+    assert violations(phone) == []  # axe-core, WCAG 2.2 AA (tests/test_browser_axe.py)
     screenshot(phone, "play-changes")
     changes.nth(1).get_by_role("button", name="Annuler cette modification").tap()  # the older one
     expect(phone.locator(".flash-success")).to_have_text("Modification annulée.")
