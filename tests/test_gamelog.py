@@ -301,3 +301,20 @@ def test_the_undo_forms_carry_their_csrf_token(tmp_path):
                          r'<input type="hidden" name="csrf_token" value="([^"]+)">', log)
     assert phone.post(redo[0], data={"csrf_token": redo[1]}).status_code == 303
     assert stored(app, token).document["players"][0]["track"] == 12
+
+
+def test_undo_of_a_removed_reterra_card_brings_back_the_card_and_its_counts(app):
+    """Reterra's building cards: a card removed (the rows below moved up, each count with its card)
+    comes back with every player's count of it."""
+    from test_play_saving import _cards, _remove_puits
+
+    phone = app.test_client()
+    token = create_game(phone, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(phone, token)
+    before = stored(app, token).document
+    _remove_puits(phone, token, version)
+    assert [card["name"] for card in stored(app, token).document["buildings"]] == ["Ferme", "Forge"]
+    answer, _ = _undo(phone, token)
+    assert answer.status_code == 200, answer.json
+    after = stored(app, token).document
+    assert after["buildings"] == before["buildings"] and after["players"] == before["players"]
