@@ -47,6 +47,13 @@ def _text(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
+def _buttons(html: str) -> list[str]:
+    """The changes the log page offers to undo, newest first (each button's form names its change)."""
+    return re.findall(r'<form method="post" action="/g/[^"]+/historique/annuler">\s*'
+                      r'<input type="hidden" name="csrf_token" value="[^"]*">\s*'
+                      r'<input type="hidden" name="change" value="(\d+)">', html)
+
+
 def _flashes(html: str) -> list[str]:
     return [unescape(m).strip() for m in re.findall(r'<p class="flash[^"]*"[^>]*>(.*?)</p>', html, re.S)]
 
@@ -155,23 +162,23 @@ def test_the_log_page_names_each_change_and_undoes_any_without_javascript(app):
     assert "ce téléphone" in text and "un autre téléphone" in text
     assert "Maëlle · " in text and "vide → 12" in text and "Yanis · " in text and "vide → 7" in text
     assert html.index("vide → <b>7</b>") < html.index("vide → <b>12</b>")  # newest first
-    forms = re.findall(r'<form method="post" action="(/g/[^"]+/historique/(\d+)/annuler)">', html)
+    forms = _buttons(html)
     assert len(forms) == 2
     edit = a.get(f"/g/{token}/").get_data(as_text=True)
     assert f'href="/g/{token}/historique"' in edit and 'data-undo=' in edit
 
     # A undoes B's change from the log (post/redirect/get), then redoes it
-    b_change = forms[0]
-    answer = a.post(b_change[0])
+    answer = a.post(f"/g/{token}/historique/annuler", data={"change": forms[0]})  # B's
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/g/{token}/historique")
     assert "track" not in stored(app, token).document["players"][1]
     html = a.get(f"/g/{token}/historique").get_data(as_text=True)
     assert "Modification annulée." in _flashes(html)
     assert "annulée" in _text(html) and "Rétablir" in html
-    redo = re.findall(r'action="(/g/[^"]+/historique/\d+/annuler)"', html)[0]  # the undo, newest
-    assert a.post(redo).status_code == 303
+    redo = _buttons(html)[0]  # the undo, newest
+    assert a.post(f"/g/{token}/historique/annuler", data={"change": redo}).status_code == 303
     assert stored(app, token).document["players"][1]["track"] == 7
-    assert a.post(f"/g/{token}/historique/999999/annuler").status_code == 404
+    assert a.post(f"/g/{token}/historique/annuler", data={"change": "999999"}).status_code == 404
+    assert a.post(f"/g/{token}/historique/annuler", data={"change": "x"}).status_code == 400
 
 
 def test_annuler_without_javascript_goes_back_level_by_level(app):
@@ -207,7 +214,8 @@ def test_a_change_made_before_the_seats_moved_cannot_be_undone(app):
         db.session.commit()
     assert phone.get(f"/g/{token}/annuler").json["ok"] is False
     change = _rows(app, token)[0].id
-    page = phone.post(f"/g/{token}/historique/{change}/annuler", follow_redirects=True).get_data(as_text=True)
+    page = phone.post(f"/g/{token}/historique/annuler", data={"change": str(change)},
+                      follow_redirects=True).get_data(as_text=True)
     assert any("ne peut plus être annulée" in f for f in _flashes(page))
     assert stored(app, token).document["players"][0]["track"] == 12
 
@@ -242,9 +250,10 @@ def test_the_log_goes_into_the_export_and_comes_back_with_a_restore(app, tmp_pat
     # the restored game's log is undoable there: B's 7 goes back to blank
     phone = other.test_client()
     html = phone.get(f"/g/{added.edit_token}/historique").get_data(as_text=True)
-    actions = re.findall(r'action="(/g/[^"]+/historique/\d+/annuler)"', html)
+    actions = _buttons(html)
     assert len(actions) == 2  # B's change, and A's undo (to redo); A's first change is undone
-    assert phone.post(actions[1]).status_code == 303
+    answer = phone.post(f"/g/{added.edit_token}/historique/annuler", data={"change": actions[1]})
+    assert answer.status_code == 303
     assert "track" not in stored(other, added.edit_token).document["players"][1]
 
     # a file written before the log restores as it did; a broken log is refused with its path
@@ -297,9 +306,12 @@ def test_the_undo_forms_carry_their_csrf_token(tmp_path):
     assert phone.post(f"/g/{token}/annuler", data={"csrf_token": csrf}).status_code == 303
     assert "track" not in stored(app, token).document["players"][0]
     log = phone.get(f"/g/{token}/historique").get_data(as_text=True)
-    (redo,) = re.findall(r'<form method="post" action="(/g/[^"]+/historique/\d+/annuler)">\s*'
-                         r'<input type="hidden" name="csrf_token" value="([^"]+)">', log)
-    assert phone.post(redo[0], data={"csrf_token": redo[1]}).status_code == 303
+    (redo,) = re.findall(r'<form method="post" action="/g/[^"]+/historique/annuler">\s*'
+                         r'<input type="hidden" name="csrf_token" value="([^"]+)">\s*'
+                         r'<input type="hidden" name="change" value="(\d+)">', log)
+    undo = {"csrf_token": redo[0], "change": redo[1]}
+    assert phone.post(f"/g/{token}/historique/annuler", data=undo | {"csrf_token": ""}).status_code == 400
+    assert phone.post(f"/g/{token}/historique/annuler", data=undo).status_code == 303
     assert stored(app, token).document["players"][0]["track"] == 12
 
 

@@ -192,7 +192,8 @@ TOKEN_ROUTES = [("GET", "/g/{}/"), ("POST", "/g/{}/"), ("POST", "/g/{}/save"), (
                 ("POST", "/g/{}/outils/chateau"), ("GET", "/r/{}/ecran"), ("GET", "/r/{}/ecran/etat"),
                 ("POST", "/g/{}/etape"), ("POST", "/g/{}/photo"), ("POST", "/g/{}/photo/retirer"),
                 ("GET", "/g/{}/photo.jpg"), ("GET", "/r/{}/photo.jpg"), ("GET", "/g/{}/joueurs"),
-                ("POST", "/g/{}/joueurs")]
+                ("POST", "/g/{}/joueurs"), ("GET", "/g/{}/historique"), ("POST", "/g/{}/historique/annuler"),
+                ("GET", "/g/{}/annuler"), ("POST", "/g/{}/annuler")]
 
 
 def test_every_route_taking_a_token_is_listed_here(sqlite_target):

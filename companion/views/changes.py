@@ -124,10 +124,14 @@ def undo_last(token: str):
     return _undo(record, change, url_for("play.edit", token=token))
 
 
-def undo(token: str, change: int):
-    """An entry's button on the log page (any phone's change, an undo included: it is then redone)."""
+def undo(token: str):
+    """An entry's button on the log page (any phone's change, an undo included: it is then redone),
+    the change named by the form (`change`)."""
     record = store.by_edit_token(token)
-    found = gamelog.get(record.id, change)
+    change = request.form.get("change", "")
+    if not (change.isdigit() and len(change) < 12):
+        abort(400)
+    found = gamelog.get(record.id, int(change))
     if found is None:
         abort(404)
     return _undo(record, found, url_for("play.changes", token=token))

@@ -51,6 +51,6 @@ bp.add_url_rule("/parties/<token:token>/supprimer", "delete", history.remove, me
 bp.add_url_rule("/egalite", "tie", tie.tie, methods=GET_POST)
 bp.add_url_rule("/egalite/partie", "tie_start", tie.start, methods=["POST"])
 bp.add_url_rule("/g/<token:token>/historique", "changes", changes.page, methods=["GET"])
-bp.add_url_rule("/g/<token:token>/historique/<int:change>/annuler", "undo", changes.undo, methods=["POST"])
+bp.add_url_rule("/g/<token:token>/historique/annuler", "undo", changes.undo, methods=["POST"])
 bp.add_url_rule("/g/<token:token>/annuler", "undo_last", changes.undo_last, methods=["POST"])
 bp.add_url_rule("/g/<token:token>/annuler", "last_change", changes.last, methods=["GET"])
