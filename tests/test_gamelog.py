@@ -330,3 +330,19 @@ def test_undo_of_a_removed_reterra_card_brings_back_the_card_and_its_counts(app)
     assert answer.status_code == 200, answer.json
     after = stored(app, token).document
     assert after["buildings"] == before["buildings"] and after["players"] == before["players"]
+
+
+def test_the_log_page_and_annuler_in_english(app):
+    phone = app.test_client()
+    token = create_game(phone, "revive", "base", NAMES)
+    assert autosave(phone, token, 1, players__0__track=("", "12")).status_code == 200
+    phone.get("/langue/en", query_string={"next": "/"})
+    text = _text(phone.get(f"/g/{token}/historique").get_data(as_text=True))
+    assert "History of changes" in text and "this phone" in text and "empty → 12" in text
+    assert "Undo this change" in text
+    edit = phone.get(f"/g/{token}/").get_data(as_text=True)
+    assert 'aria-label="Undo my last change"' in edit
+    page = phone.post(f"/g/{token}/annuler", follow_redirects=True).get_data(as_text=True)
+    assert "Change undone." in _flashes(page)
+    page = phone.post(f"/g/{token}/annuler", follow_redirects=True).get_data(as_text=True)
+    assert any(f.startswith("Nothing to undo") for f in _flashes(page))
