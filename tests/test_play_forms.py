@@ -300,7 +300,7 @@ def test_every_shipped_game_declares_its_form_hooks():
     assert all(isinstance(a, forms.Adapter) for a in adapters.values())
     # what each game gives beyond its fields, read from its declaration
     assert adapters["reterra"].keyed and adapters["reterra"].readable and adapters["reterra"].row_keys
-    assert adapters["revive"].colour_names == 3 and adapters["revive"].not_direct is not None
+    assert adapters["revive"].colour_names == 3 and adapters["revive"].to_document is not None
     assert adapters["rebirth"].readable is None and adapters["rebirth"].keyed is None
 
 

@@ -4,10 +4,10 @@
 - `adapter`: what a game's module declares (`Adapter`: its palette, forms and hooks, typed);
 - `fields`: the field types a game builds its screens with, bound by copy, and walking a form;
 - `binding`: a game's `Screens` (its form class, the form of a document, the document of a form);
-- `convert`: form <-> document and a form's values as posted and as read;
-- `problems`: every message beside its field (`place`), the checks, the error summary;
-- `steps`: the form side of a save (the stored view, the merge, `Steps` for `companion.saving`);
-- `direct`: an autosave checked by the engine without a form; `html`: the fields' HTML;
+- `shape`: the game's field spec (`companion.saving.spec.Spec`) read from its form classes;
+- `convert`: a form's values as posted and as read;
+- `problems`: a stored document's messages beside its fields, the error summary;
+- `html`: the fields' HTML;
 - `new_game`: the new-game form.
 
 Every name other modules imported from here before the split is still importable from here.
@@ -18,8 +18,8 @@ from __future__ import annotations
 from wtforms.fields import FormField  # reached through here by tests written before the split
 
 from .adapter import COLOUR_WORDS, Adapter, adapter_of
-from .binding import AppForm, EndState, Screens, _form_class, _module, screens
-from .convert import OMIT, blank_texts, collect, differences, leaf_fields, leaves, raw_values
+from .binding import AppForm, EndState, Screens, Stored, _form_class, _module, screens
+from .convert import leaf_fields, leaves, raw_values
 from .fields import (
     _INT,
     SKIPPED,
@@ -48,7 +48,6 @@ from .fields import (
 from .new_game import COLOUR_NAMES_MAX, PlayerRow, new_game_form
 from .problems import (
     Checked,
-    check,
     engine_verdict,
     field_for,
     fold,
@@ -59,38 +58,21 @@ from .problems import (
     summary,
     warned,
 )
-from .steps import (
-    ADDED,
-    BASE,
-    CHANGES,
-    KEYS,
-    STORED_MAX,
-    Lazy,
-    Merged,
-    Steps,
-    Stored,
-    _stored,
-    changes_of,
-    merge,
-    new_rows,
-    parse_changes,
-    parse_keys,
-    parse_list,
-    parse_values,
-    remember,
-    row_keys,
-    stored,
-)
+
+
+def stored(screens_: Screens, document: dict) -> Stored:
+    """The stored document's texts as its page shows them (`Screens.texts`)."""
+    return screens_.texts(document)
+
 
 __all__ = [
-    "ADDED", "BASE", "CHANGES", "COLOUR_NAMES_MAX", "COLOUR_WORDS", "KEYS", "OMIT", "SKIPPED", "STORED_MAX",
+    "COLOUR_NAMES_MAX", "COLOUR_WORDS", "SKIPPED",
     "Adapter", "AppForm", "Checked", "Choice", "Count", "EndState", "Fixed", "Flag", "FormField", "Group",
-    "Lazy", "Merged", "Name", "Names", "PlayerRow", "Rows", "Screens", "Seats", "Steps", "Stored", "Text",
-    "_INT", "_Cloned", "_Extras", "_form_class", "_module", "_stored", "_t", "adapter_of", "blank_texts",
-    "changes_of", "check", "choice_labels", "collect", "differences", "engine_verdict", "field_for", "fold",
-    "give_names", "is_blank", "item_hints", "kind", "labels", "leaf_fields", "leaves", "merge",
-    "new_game_form", "new_rows", "options", "pad_rows", "parse_changes", "parse_keys", "parse_list",
-    "parse_values", "place",
-    "problems_of", "raw_values", "remember", "row_keys", "screens", "stored", "stored_problems", "summary",
+    "Name", "Names", "PlayerRow", "Rows", "Screens", "Seats", "Stored", "Text",
+    "_INT", "_Cloned", "_Extras", "_form_class", "_module", "_t", "adapter_of",
+    "choice_labels", "engine_verdict", "field_for", "fold",
+    "give_names", "is_blank", "item_hints", "kind", "labels", "leaf_fields", "leaves",
+    "new_game_form", "options", "pad_rows", "place",
+    "problems_of", "raw_values", "screens", "stored", "stored_problems", "summary",
     "walk", "warned",
 ]

@@ -16,11 +16,11 @@ from wtforms.fields import FormField, HiddenField
 
 from .. import games
 from ..games import i18n
-from ..games.core import join
 from ..games.i18n import tr
 from .adapter import Adapter, adapter_of
-from .convert import collect
-from .fields import SKIPPED, Seats, give_names
+from ..saving import spec
+from .fields import Seats, give_names
+from .shape import spec_of
 
 
 class _WTFormsMessages:
@@ -143,28 +143,74 @@ class Screens:
         give_names(form, names)
         return form
 
+    # -- what a save reads (`companion.saving.service.Fields`): the game's field spec, no form built
+
+    def spec(self, variant: str, seats: int) -> spec.Spec:
+        return spec_of(self.form_class(variant, seats), seats)
+
+    @cached_property
+    def hooks(self) -> spec.Hooks:
+        return _Hooks(self.adapter)
+
+    @property
+    def rules(self):
+        """The merge's rules (`companion.saving.merge.Rules`): its adapter's."""
+        return self.adapter
+
+    def texts(self, document: dict) -> spec.Texts:
+        """The stored document as its page shows it (`spec.Texts`, its `document` and `paths` too)."""
+        seats = len(document.get("players") or [])
+        out = spec.texts(self.spec(document["variant"], seats), document, self.hooks)
+        return Stored(out.values, out.leaves, out.limits, out.blanks, document=document, _screens=self)
+
+    def read(self, document: dict, values, of: spec.Spec | None = None) -> tuple[dict, spec.Reading]:
+        """The document the texts `values` describe, for the game and players of `document` (`of`:
+        the spec, when not the game's own)."""
+        names = [p.get("name", "") for p in document.get("players", [])]
+        return spec.read(of or self.spec(document["variant"], len(names)), values, names, self.hooks,
+                         {"game": document["game"], "variant": document["variant"]})
+
     def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
-        """The contract document the form describes, and contract path -> field name."""
-        paths: dict[str, str] = {}
-        table_ui = set(getattr(self._table(record_document["variant"]) or object, "ui_only", ()))
-        doc = {"game": record_document["game"], "variant": record_document["variant"]}
-        doc.update(collect(form, "", paths, skip={*SKIPPED, "players", *table_ui}))
-        names = [p.get("name", "") for p in record_document.get("players", [])]
-        players = []
-        for i, name in enumerate(names):
-            entry = form.players.entries[i] if i < len(form.players.entries) else None
-            path = join("players", i)
-            player = {"name": name}
-            if entry is not None:
-                paths[path] = entry.name
-                ui = set(getattr(entry.form, "ui_only", ()))
-                player.update(collect(entry.form, path, paths, skip=ui))
-            players.append(player)
-        paths["players"] = "players"
-        doc["players"] = players
+        """The contract document a form's fields describe (their texts read as a save reads them),
+        and contract path -> field name."""
+        from .convert import raw_values
+        from .shape import spec_from
+
+        seats = len(record_document.get("players") or [])
+        doc, reading = self.read(record_document, raw_values(form), spec_from(form, seats))
+        return doc, reading.paths
+
+
+class _Hooks(spec.Hooks):
+    """A game's adapter as the save's hooks: `to_form` fills the page's own values, `to_document`
+    finishes a document read from its fields."""
+
+    def __init__(self, adapter: Adapter):
+        self.adapter = adapter
+
+    def to_texts(self, document: dict, data: dict) -> None:
+        if self.adapter.to_form:
+            self.adapter.to_form(document, data)
+
+    def to_document(self, document: dict, reading: spec.Reading) -> None:
         if self.adapter.to_document:
-            self.adapter.to_document(doc, form, paths)
-        return doc, paths
+            self.adapter.to_document(document, reading)
+
+
+@dataclass(eq=False)
+class Stored(spec.Texts):
+    """A stored document's texts (`spec.Texts`) with the document, and its contract paths (where
+    its draft's messages go), read when asked for."""
+
+    document: dict = field(default_factory=dict)
+    _screens: Screens | None = None
+    _paths: dict | None = None
+
+    @property
+    def paths(self) -> dict[str, str]:
+        if self._paths is None:
+            self._paths = self._screens.read(self.document, self.values)[1].paths
+        return self._paths
 
 
 @cache

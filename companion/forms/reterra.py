@@ -156,7 +156,9 @@ class Squares(_Cloned, StringField):
 
 
     def process_data(self, value):
-        self.data = write_squares(value, self.tiles) if isinstance(value, list) else ""
+        # a contract list, or its notation already written (`to_form`)
+        self.data = write_squares(value, self.tiles) if isinstance(value, list) else \
+            value if isinstance(value, str) else ""
         self.squares = parse_squares(self.data, self.tiles)
 
     def process_formdata(self, valuelist):
@@ -378,13 +380,18 @@ _BUILT = re.compile(r"players-(\d+)-built-(\d+)")
 _CARD = re.compile(r"buildings-(\d+)-(id|name)")
 
 
-def row_keys(form) -> dict[str, str]:
-    """Each player's count -> the name of its row's card on a posted form (no JS: its rows never
-    move), as the page showed it."""
-    cards = [(entry.form.name.data or "").strip() or (entry.form.id.data or "").strip()
-             for entry in form.buildings.entries]
-    return {f.name: cards[k] for entry in form.players.entries for k, f in enumerate(entry.form.built.entries)
-            if k < len(cards) and cards[k]}
+def row_keys(values) -> dict[str, str]:
+    """Each player's count -> the name of its row's card on a posted page (no JS: its rows never
+    move), as the page showed it (`values`: field name -> posted text)."""
+    cards = {}
+    for name, text in values.items():
+        m = _CARD.fullmatch(name)
+        if m:
+            k = int(m.group(1))
+            cards.setdefault(k, {})[m.group(2)] = (text or "").strip()
+    named = {k: c.get("name") or c.get("id") or "" for k, c in cards.items()}
+    return {name: named[int(m.group(2))] for name in values
+            if (m := _BUILT.fullmatch(name)) and named.get(int(m.group(2)))}
 
 
 def _cards(values) -> dict[int, str]:
@@ -475,363 +482,120 @@ def to_form(document: dict, data: dict) -> None:
     for player in data.get("players") or []:
         player = dict(player)
         player["mode"] = GRID if "grid" in player else COUNTS
+        if isinstance(player.get("grid"), dict):  # the marked squares in their notation, as shown
+            grid = dict(player["grid"])
+            for key in SQUARE_KEYS:
+                grid[key] = write_squares(grid.get(key), key == "sources") if isinstance(grid.get(key), list) else ""
+            terrain = grid.get("terrain")
+            grid["terrain"] = [row if isinstance(row, str) else "" for row in terrain] \
+                if isinstance(terrain, list) else []
+            player["grid"] = grid
         built = player.get("buildings") if isinstance(player.get("buildings"), dict) else {}
         player["built"] = [built.get(card_id) for card_id in ids] + [None] * (CARDS_MAX - len(ids))
         players.append(player)
     data["players"] = players
 
 
-def to_document(document: dict, form, paths: dict[str, str]) -> None:
-    """Card ids from names, each player's buildings by card, and the drawn grid instead of counts."""
-    rows = [(k, entry.form) for k, entry in enumerate(form.buildings.entries) if not is_blank(entry)]
+def to_document(document: dict, reading) -> None:
+    """Card ids from names, each player's buildings by card, and the drawn grid instead of counts
+    (`reading`: `companion.saving.spec.Reading`). A player's fields are checked by their mode (the
+    other mode's may hold anything): a drawing's squares and rows are read here, with their
+    messages; the cards in play are checked together (a card with no name, a card twice)."""
+    data, paths, values = reading.data, reading.paths, reading.values
+    rows = [k for k in reading.rows.get("buildings", ()) if f"buildings-{k}" not in reading.blank]
+    seen: dict[str, int] = {}
+    for k in reading.rows.get("buildings", ()):  # `Card.validate`, then `Cards.validate`
+        at = f"buildings-{k}-"
+        card_id, name = (data.get(at + "id") or "").strip(), data.get(at + "name")
+        if data.get(at + "id") or name or data.get(at + "points") is not None:
+            if not (name or "").strip() and not card_id:
+                reading.say(at + "name", N_("donnez le nom de la carte"))
+                continue
+            if not _card_id(data, k):
+                reading.say(at + "name", N_("le nom doit contenir au moins une lettre ou un chiffre"))
+                continue
+        if f"buildings-{k}" in reading.blank:
+            continue
+        found = _card_id(data, k)
+        if found and found in seen:
+            reading.say(at + "name", _("cette carte est déjà la ligne {v1}", v1=seen[found] + 1))
+        elif found:
+            seen[found] = k
     cards = document.get("buildings") or []
-    ids: list[tuple[int, str]] = []  # (row index in the form, card id)
-    seen: set[str] = set()
-    for n, (k, card_form) in enumerate(rows):
+    ids: list[tuple[int, str]] = []  # (row index on the page, card id)
+    written: set[str] = set()
+    for n, k in enumerate(rows):
         if n >= len(cards):
             break
         card = cards[n]
-        card_id = card_form.card_id()
-        if not card_id or card_id in seen:  # refused beside the row already: keep the engine from
+        card_id = _card_id(data, k)
+        if not card_id or card_id in written:  # refused beside the row already: keep the engine from
             card_id = f"{card_id or 'carte'}-{k + 1}"  # saying it again, in its own words
-        seen.add(card_id)
+        written.add(card_id)
         ids.append((k, card_id))
-        rest = {key: (value.strip() if key == "name" else value)
-                for key, value in card.items() if key != "id"}
+        rest = {key: (value.strip() if key == "name" else value) for key, value in card.items() if key != "id"}
         cards[n] = {"id": card_id, **rest}  # the contract's key order
-        paths[f"buildings[{n}].id"] = card_form.name.name
+        paths[f"buildings[{n}].id"] = f"buildings-{k}-name"
 
     for i, player in enumerate(document["players"]):
-        if i >= len(form.players.entries):
+        at = f"players-{i}-"
+        if at + "mode" not in data:
             break
-        pform = form.players.entries[i].form
         base = f"players[{i}]"
         built = {}
         for k, card_id in ids:
-            if k < len(pform.built.entries):
-                field = pform.built.entries[k]
-                if field.data:
-                    built[card_id] = field.data
-                paths[f"{base}.buildings.{card_id}"] = field.name
+            if k < CARDS_MAX:
+                if data.get(f"{at}built-{k}"):
+                    built[card_id] = data[f"{at}built-{k}"]
+                paths[f"{base}.buildings.{card_id}"] = f"{at}built-{k}"
         if built:
             player["buildings"] = built
-        paths[f"{base}.buildings"] = pform.built.name
-
-        if pform.mode.data != GRID:
+        paths[f"{base}.buildings"] = f"{at}built"
+        grid = data[at + "mode"] == GRID
+        for name in [n for n in reading.messages if n.startswith(at)]:  # `Player.validate`
+            key = name[len(at):]
+            if (key in COUNT_KEYS) if grid else key.startswith("grid"):
+                del reading.messages[name]
+        if not grid:
             continue
-        grid_form = pform.grid.form
-        paths[f"{base}.grid"] = pform.grid.name
-        paths[f"{base}.grid.terrain"] = grid_form.terrain.name
-        for r, entry in enumerate(grid_form.terrain.entries):
-            paths[f"{base}.grid.terrain[{r}]"] = entry.name
+        paths[f"{base}.grid"] = f"{at}grid"
+        paths[f"{base}.grid.terrain"] = f"{at}grid-terrain"
+        for r in range(SIZE):
+            paths[f"{base}.grid.terrain[{r}]"] = f"{at}grid-terrain-{r}"
+        squares = {}
         for key in SQUARE_KEYS:
-            paths[f"{base}.grid.{key}"] = getattr(grid_form, key).name
-        if grid_form.is_empty():
+            name = f"{at}grid-{key}"
+            paths[f"{base}.grid.{key}"] = name
+            try:
+                squares[key] = [[r, c] for r, c in parse_squares((values.get(name) or "").strip(), key == "sources")]
+            except ValueError as exc:
+                reading.say(name, exc.args[0])
+                squares[key] = []
+        terrain = [terrain_row(values.get(f"{at}grid-terrain-{r}") or "") for r in range(SIZE)]
+        if not any(terrain) and not any(squares.values()):
             # nothing drawn yet: the counts typed, if any, still stand (a tap on "Dessiner" and back
             # loses nothing); with none, the community scores nothing
             continue
+        wrong = False
+        for r, row in enumerate(terrain):
+            problem = terrain_problem(row, r)
+            if problem:
+                reading.say(f"{at}grid-terrain-{r}", _("ligne {v1} : {problem}", v1=r + 1, problem=problem))
+                wrong = True
         for key in COUNT_KEYS:
             player.pop(key, None)
-        rows_ = grid_form.rows()
-        if any(grid_form.terrain.entries[r].problem(r) for r in range(SIZE)):
+        if wrong:
             continue  # refused beside the row; the engine would only repeat it
-        grid = {"terrain": rows_}
+        grid_doc = {"terrain": terrain}
         for key in SQUARE_KEYS:
-            pairs = getattr(grid_form, key).pairs()
-            if pairs:
-                grid[key] = pairs
-        player["grid"] = grid
+            if squares[key]:
+                grid_doc[key] = squares[key]
+        player["grid"] = grid_doc
 
 
-# --------------------------------------------------------------------------- an autosave without the form
-
-# A player's keys in the order `to_document` writes them (the form's fields, then the cards' counts
-# and the drawing, which it adds itself).
-_LAID = (*COUNT_KEYS, "building_bonus")
-_PLAYER_KEYS = frozenset(("name", *_LAID, "buildings", "grid"))
-_DIRECT = re.compile(r"players-(\d+)-(segments|energy_sources|relics|junk|inhabitants|building_bonus"
-                     r"|built-\d+|grid-terrain-\d+|grid-(?:sources|relics|relic_tokens|junk|inhabitants))")
-_BOUNDS = {**engine.COUNT_BOUNDS, "building_bonus": engine.BONUS_MAX}
-
-
-def direct_player(view, changed, data, read):
-    """A player's counts, bonus, buildings and drawing, laid on the stored document without the form
-    (`forms.direct.lay_save`). The player form checks its fields together (the mode decides which
-    are read), but the stored player says the mode: with no drawing, the counts are read, each
-    alone as its `Count` would (`read(lo, hi, text)`: same bounds, same messages); with one, the
-    drawing is read as the form reads it (`terrain_row`, `terrain_problem`, `parse_squares`: same
-    messages) and the counts are left out. The building counts are taken from `data` as the merge
-    settled them by card (`keyed`, `settle`: a count goes to its card's row, or is left out when
-    the card was removed meanwhile), each written under its card's id (the stored form's paths say
-    which card each row is: a save changing a card is the form's). Everything is written where
-    `to_document` writes it. `view`: the stored document's `forms.Stored`; `changed`: the player
-    fields this save changed; `data`: every value after the merge. Returns (seat -> the player's new
-    object, messages by field, the fields' texts after it), or None when a change is one only the
-    form reads (the mode; a drawn player's counts, which the form leaves out; a counted player's
-    drawing, or a drawing wiped out: the mode changes with it)."""
-    from .direct import OMIT
-
-    players = view.document.get("players") or []
-    seats: set[int] = set()
-    for name in changed:
-        match = _DIRECT.fullmatch(name)
-        if match is None or name not in view.values:
-            return None
-        seat, key = int(match.group(1)), match.group(2)
-        if seat >= len(players) or not _PLAYER_KEYS.issuperset(players[seat]):
-            return None
-        drawn = "grid" in players[seat]
-        if key in COUNT_KEYS and drawn or key.startswith("grid-") and not drawn:
-            return None  # a drawn player's counts, a counted player's drawing: the form's
-        seats.add(seat)
-    out, messages, texts = {}, {}, {}
-    for seat in sorted(seats):
-        player = players[seat]
-        new = {"name": player["name"]} if "name" in player else {}
-        for key in _LAID:
-            name = f"players-{seat}-{key}"
-            value = player.get(key, OMIT)
-            if data.get(name, "") != view.values.get(name, ""):
-                value, message = read(0, _BOUNDS[key], data.get(name, ""))
-                if message:
-                    messages[name] = message
-            if value is not OMIT:
-                new[key] = value
-            if key in COUNT_KEYS and "grid" in player:
-                continue
-            texts[name] = "" if value is OMIT else str(value)
-        built = _built(view, seat, player, data, read, messages, texts)
-        if built:
-            new["buildings"] = built
-        if "grid" in player:
-            grid = _grid(view, seat, player["grid"], data, messages, texts)
-            if grid is None:
-                return None
-            if grid:
-                new["grid"] = grid
-        out[seat] = new
-    return out, messages, texts
-
-
-def _grid(view, seat: int, stored: dict, data, messages: dict, texts: dict) -> dict | None:
-    """A drawn player's drawing after the save, as `to_document` writes it: {} when a row is wrong
-    (refused beside it: no drawing, as the form leaves it), None when nothing is left drawn (the
-    player is then counted again: the form's way)."""
-    prefix = f"players-{seat}-grid-"
-    terrain = stored.get("terrain") if isinstance(stored.get("terrain"), list) else []
-    rows = []
-    for r in range(SIZE):
-        name = f"{prefix}terrain-{r}"
-        if data.get(name, "") != view.values.get(name, ""):
-            rows.append(terrain_row(data.get(name, "")))
-        else:
-            rows.append(terrain[r] if r < len(terrain) and isinstance(terrain[r], str) else "")
-        texts[name] = rows[-1]
-    squares = {}
-    for key in SQUARE_KEYS:
-        name, tiles = prefix + key, key == "sources"
-        pairs = stored.get(key) or []
-        if data.get(name, "") != view.values.get(name, ""):
-            try:
-                pairs = [[r, c] for r, c in parse_squares(data.get(name, "").strip(), tiles)]
-            except ValueError as exc:
-                messages[name] = exc.args[0]
-                pairs = []
-        squares[key] = pairs
-        texts[name] = write_squares(pairs, tiles)
-    if not any(rows) and not any(squares.values()):
-        return None
-    wrong = False
-    for r, row in enumerate(rows):
-        problem = terrain_problem(row, r)
-        if problem:
-            messages[f"{prefix}terrain-{r}"] = _("ligne {v1} : {problem}", v1=r + 1, problem=problem)
-            wrong = True
-    if wrong:
-        return {}
-    return {"terrain": rows, **{key: pairs for key, pairs in squares.items() if pairs}}
-
-
-def _built(view, seat: int, player: dict, data, read, messages: dict, texts: dict) -> dict:
-    """A player's buildings {card id: count} from their counts after the merge, as `to_document`
-    writes them (the cards' order, a blank or 0 left out); a count typed on a row with no card is
-    read (its message) and written nowhere, as the form does."""
-    from .direct import OMIT
-
-    prefix = f"players[{seat}].buildings."
-    cards = {name: path[len(prefix):] for path, name in view.paths.items() if path.startswith(prefix)}
-    stored = player.get("buildings") if isinstance(player.get("buildings"), dict) else {}
-    built = {}
-    for name, card in cards.items():
-        value = stored.get(card, OMIT)
-        if data.get(name, "") != view.values.get(name, ""):
-            value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
-            if message:
-                messages[name] = message
-        if value is not OMIT and value:
-            built[card] = value
-    for k in range(CARDS_MAX):
-        name = f"players-{seat}-built-{k}"
-        if name not in cards and data.get(name, "") != view.values.get(name, ""):
-            _value, message = read(0, engine.BUILDING_MAX, data.get(name, ""))
-            if message:
-                messages[name] = message
-        card = cards.get(name)
-        texts[name] = str(built[card]) if card in built else ""
-    return built
-
-
-# --------------------------------------------------------------------------- the cards without the form
-
-_ROW_FIELD = re.compile(r"buildings-(0|[1-9]\d?)-(id|name|points)")
-_ROW = re.compile(r"buildings-(0|[1-9]\d?)")
-
-
-def direct_rows(view, changes, added, data, document, paths, read):
-    """The building cards changed (points, name: a new name makes a new id), added (after the last
-    one, or moved on where another phone added one meanwhile, with its counts) or removed (its row
-    blanked, or the rows below moved up into it), laid on the document without the form
-    (`forms.direct.lay_save`): each row read as the form reads it from every value after the merge
-    (`data`: `Card` and `Cards`, same messages: bounds, a card with no name, a card twice), the
-    cards written as `to_document` writes them (ids from names), and every player's counts by card
-    as the merge settled them (`settle`: a count goes with its card, a card's counts go when it
-    goes or takes a new id). `document`: the document laid so far (a player `direct_player` laid
-    included), `paths` its contract paths; `read(lo, hi, text)` reads a number as a `Count` does.
-    Returns an `adapter.RowsLaid`, or None when a change is not a card's, or the cards are ones the
-    form reads otherwise (a row holding only a typing error, which `to_document` pairs with the
-    next card; rows posted out of order)."""
-    from .adapter import RowsLaid
-    from .direct import OMIT
-
-    for name in changes:
-        match = _ROW_FIELD.fullmatch(name)
-        if match is None or int(match.group(1)) >= CARDS_MAX:
-            return None
-    for prefix in added:
-        match = _ROW.fullmatch(prefix)
-        if match is None or int(match.group(1)) >= CARDS_MAX:
-            return None
-    indices = set()
-    for name in data:
-        if name.startswith("buildings"):
-            match = _ROW_FIELD.fullmatch(name)
-            if match is None:
-                return None
-            indices.add(int(match.group(1)))
-    if indices != set(range(len(indices))) or not indices:
-        return None  # rows the form would number otherwise
-    stored = view.document.get("buildings") or []
-    if not all(isinstance(card, dict) and isinstance(card.get("id"), str) for card in stored):
-        return None
-    players = document.get("players") or []
-    if any(not _PLAYER_KEYS.issuperset(player) for player in players):
-        return None
-    messages: dict[str, str] = {}
-    rows = []  # (row index, card id as `Card.card_id` says it, the card as `collect` writes it)
-    seen: dict[str, int] = {}
-    for k in range(len(indices)):
-        at = f"buildings-{k}-"
-        card_id_text, name_text = data.get(at + "id"), data.get(at + "name")
-        points_text = data.get(at + "points") or ""
-        points, message = read(0, engine.CARD_POINTS_MAX, points_text)
-        if message:
-            messages[at + "points"] = message
-        blank = not (card_id_text or "").strip() and not (name_text or "").strip() and not points_text.strip()
-        card_id = (card_id_text or "").strip() or slug(name_text or "")
-        if card_id_text or name_text or points is not OMIT:  # `Card.validate`
-            if not (name_text or "").strip() and not (card_id_text or "").strip():
-                messages[at + "name"] = N_("donnez le nom de la carte")
-            elif not card_id:
-                messages[at + "name"] = N_("le nom doit contenir au moins une lettre ou un chiffre")
-        if blank:
-            continue
-        if card_id and card_id in seen:  # `Cards.validate`
-            messages[at + "name"] = _("cette carte est déjà la ligne {v1}", v1=seen[card_id] + 1)
-        elif card_id:
-            seen[card_id] = k
-        card = {}
-        if (card_id_text or "").strip():
-            card["id"] = card_id_text.strip()
-        if (name_text or "").strip():
-            card["name"] = name_text.strip()
-        if points is not OMIT:
-            card["points"] = points
-        if not card:
-            return None  # a row holding only a typing error: `to_document` pairs its rows otherwise
-        rows.append((k, card_id, card))
-    cards, ids, written = [], [], set()
-    check_paths = {p: n for p, n in paths.items() if not _CARD_PATH.match(p)}
-    for n, (k, card_id, card) in enumerate(rows):  # `to_document`
-        if not card_id or card_id in written:
-            card_id = f"{card_id or 'carte'}-{k + 1}"
-        written.add(card_id)
-        ids.append((k, card_id))
-        cards.append({"id": card_id, **{key: value for key, value in card.items() if key != "id"}})
-        at = f"buildings-{k}"
-        check_paths.update({f"buildings[{n}]": at, f"buildings[{n}].id": f"{at}-name",
-                            f"buildings[{n}].name": f"{at}-name", f"buildings[{n}].points": f"{at}-points"})
-    laid_players = []
-    for i, player in enumerate(players):
-        built = {}
-        for k, card_id in ids:
-            name = f"players-{i}-built-{k}"
-            value, _message = read(0, engine.BUILDING_MAX, data.get(name, ""))
-            if value is not OMIT and value:
-                built[card_id] = value
-            check_paths[f"players[{i}].buildings.{card_id}"] = name
-        laid_players.append(_with_built(player, built))
-    laid = {key: value for key, value in document.items() if key not in ("players", "buildings")}
-    if cards:
-        laid["buildings"] = cards
-    laid["players"] = laid_players
-    laid = _in_order(laid)
-    texts, gone, after_paths = _after(view, laid)
-    return RowsLaid(laid, messages, check_paths, texts, gone, after_paths)
-
-
-_CARD_PATH = re.compile(r"buildings\[|players\[\d+\]\.buildings\.")
-
-
-def _with_built(player: dict, built: dict) -> dict:
-    """A player with their buildings by card, where `to_document` writes them (before the drawing)."""
-    out = {key: value for key, value in player.items() if key not in ("buildings", "grid")}
-    if built:
-        out["buildings"] = built
-    if "grid" in player:
-        out["grid"] = player["grid"]
-    return out
-
-
-def _in_order(laid: dict) -> dict:
-    """The document's keys in the order the form writes them (the table's fields, then players)."""
-    order = ("game", "variant", "buildings", "players")
-    return {key: laid[key] for key in sorted(laid, key=lambda k: order.index(k) if k in order else 9)}
-
-
-def _after(view, document: dict) -> tuple[dict, set, dict]:
-    """The stored view of the new document as its form shows it: the card rows' and every player's
-    counts' texts, the card rows no longer shown, its paths (`to_form`, `to_document`)."""
-    cards = document.get("buildings") or []
-    texts = {}
-    for n, card in enumerate(cards or [{}]):  # an empty list shows one blank row
-        points = card.get("points")
-        texts |= {f"buildings-{n}-id": card.get("id", ""), f"buildings-{n}-name": card.get("name", ""),
-                  f"buildings-{n}-points": str(points) if type(points) is int else ""}
-    gone = {name for name in view.values if _ROW_FIELD.fullmatch(name) and name not in texts}
-    paths = {p: n for p, n in view.paths.items() if not _CARD_PATH.match(p)}
-    for n in range(len(cards)):
-        at = f"buildings-{n}"
-        paths.update({f"buildings[{n}]": at, f"buildings[{n}].id": f"{at}-name",
-                      f"buildings[{n}].name": f"{at}-name", f"buildings[{n}].points": f"{at}-points"})
-    for i, player in enumerate(document["players"]):
-        built = player.get("buildings") or {}
-        for k in range(CARDS_MAX):
-            card_id = cards[k]["id"] if k < len(cards) else None
-            value = built.get(card_id) if card_id is not None else None
-            texts[f"players-{i}-built-{k}"] = str(value) if type(value) is int else ""
-            if card_id is not None:
-                paths[f"players[{i}].buildings.{card_id}"] = f"players-{i}-built-{k}"
-    return texts, gone, paths
+def _card_id(data, k: int) -> str:
+    """A card row's id as `Card.card_id` says it: its hidden id, else made from its name."""
+    return (data.get(f"buildings-{k}-id") or "").strip() or slug(data.get(f"buildings-{k}-name") or "")
 
 
 # What this game gives the shared form machinery (companion/forms/adapter.py: a misspelt hook fails here).
@@ -840,6 +604,5 @@ from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, readable=readable, field_labels=field_labels, row_keys=row_keys,
                   row_companion=row_companion, keyed=keyed, stored_count=stored_count, settle=settle,
-                  direct_player=direct_player, direct_rows=direct_rows,
                   # its page reads values itself (a card's name labels its counts): never from a skeleton
                   page_skeleton=False)

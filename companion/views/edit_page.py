@@ -149,7 +149,7 @@ def page(record, sc: forms.Screens) -> str | None:
     result = store.result_of(record)
     if result is None:
         return None
-    view = forms.stored(sc, record.document)
+    view = sc.texts(record.document)
     key = (record.game, record.variant, record.edit_token, record.view_token, repr(record.colours),
            repr(record.labels), tuple(store.names_of(record)), record.seats_version, i18n.current(),
            request.url, request.script_root, _shape(view))
@@ -169,7 +169,7 @@ def page(record, sc: forms.Screens) -> str | None:
     for i, p in enumerate(result.players):
         values[f"\ue000total{i}"] = str(p.total)
     values["\ue000csrf"] = _csrf()
-    values["\ue000warned"] = forms.warned(sc, record.document, view, result)[0]
+    values["\ue000warned"] = forms.warned(sc, view, result)[0]
     return skeleton.fill(values)
 
 
