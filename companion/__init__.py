@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+from .settings import ROOT  # the checkout (read by the app and its tests)
 
 
 def create_app(config: Mapping | None = None) -> Flask:

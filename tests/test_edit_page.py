@@ -50,7 +50,8 @@ def _both(app, token: str, lang: str) -> tuple[str, str | None]:
         sc = forms.screens(record.game)
         form = sc.form(record.document)
         form.version.data = str(record.version)
-        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, sc.texts(record.document))
+        view = sc.texts(record.document)
+        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, view)
         full = edit._edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form))[0]
         row = history.open_by_edit_token(token)  # as the view reads it: one query, no ORM
         fast = edit_page.page(row, sc)

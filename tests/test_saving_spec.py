@@ -24,7 +24,7 @@ from companion.games import i18n
 from companion.saving import service, wire
 
 FIXTURES = Path(__file__).parent / "fixtures"
-RECORDED = json.loads(gzip.open(FIXTURES / "saves-before-one-path.json.gz").read())
+RECORDED = json.loads(gzip.decompress((FIXTURES / "saves-before-one-path.json.gz").read_bytes()))
 
 
 def _write(record, document, version, *, status=None, result=None):
@@ -42,7 +42,8 @@ def _answer(out) -> dict:
 
 def test_the_recorded_saves_cover_every_kind():
     kinds = {(r["game"], r["out"]["kind"]) for r in RECORDED}
-    assert {(g, k) for g in ("rebirth", "revive", "reterra") for k in ("saved", "invalid", "conflict")} <= kinds
+    games_ = ("rebirth", "revive", "reterra")
+    assert {(g, k) for g in games_ for k in ("saved", "invalid", "conflict")} <= kinds
     assert any(r["out"]["refused"] for r in RECORDED) and any(r["out"]["moved"] for r in RECORDED)
     assert any(r["out"]["dropped"] for r in RECORDED) and {r["lang"] for r in RECORDED} == {"fr", "en"}
 
@@ -56,7 +57,8 @@ def test_the_one_path_answers_as_the_form_path_did(app, game):
             record = SimpleNamespace(document=r["document"], version=r["version"], status=r["status"],
                                      seats_version=r["seats_version"])
             s = r["save"]
-            save = wire.Save({k: tuple(v) for k, v in s["changes"].items()}, s["added"], s["keys"], s["version"])
+            changes = {k: tuple(v) for k, v in s["changes"].items()}
+            save = wire.Save(changes, s["added"], s["keys"], s["version"])
             with i18n.using(r["lang"]):
                 out = service.submit(record, save, sc, write=_write, finishing=r["finishing"],
                                      partial=r["partial"])
@@ -87,4 +89,5 @@ def test_a_stored_document_reads_back_as_itself(app, path):
         assert sc.texts(read).values == texts.values
         again, _reading = sc.read(read, sc.texts(read).values)
         assert again == read
-        assert [p.total for p in games.score(read).players] == [p.total for p in games.score(document).players]
+        totals = [p.total for p in games.score(document).players]
+        assert [p.total for p in games.score(read).players] == totals

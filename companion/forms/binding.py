@@ -17,8 +17,8 @@ from wtforms.fields import FormField, HiddenField
 from .. import games
 from ..games import i18n
 from ..games.i18n import tr
-from .adapter import Adapter, adapter_of
 from ..saving import spec
+from .adapter import Adapter, adapter_of
 from .fields import Seats, give_names
 from .shape import spec_of
 

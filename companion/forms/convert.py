@@ -8,6 +8,7 @@ from wtforms.fields import BooleanField, FieldList, FormField, RadioField, Selec
 from ..games.i18n import _
 from .fields import SKIPPED, Count, choice_labels, walk
 
+
 def leaf_fields(form):
     """The fields a player fills (no group, no list, no version or action field), in page order."""
     return (f for f in walk(form) if not isinstance(f, FormField | FieldList) and f.short_name not in SKIPPED)

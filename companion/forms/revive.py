@@ -17,6 +17,7 @@ from wtforms import Form
 
 from ..games import revive as engine
 from ..games.i18n import N_
+from ..games.revive_fields import EACH, SHARED, to_document, to_form
 from . import Choice, Count, Fixed, Flag, Group, Rows
 
 PALETTE = [
@@ -38,7 +39,6 @@ def COLOURS() -> list[str]:  # noqa: N802 - read like the constant it was; in th
 COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
 COLOUR_HINT = N_("comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur "
                  "1 »…")
-SHARED, EACH = "shared", "each"
 CARD_MODES = [(SHARED, N_("Une carte commune à tous")), (EACH, N_("Une carte par joueur"))]
 
 
@@ -125,38 +125,6 @@ def table_form(variant: str) -> type[Form]:
                      show_if=("card_mode", SHARED), copy_to="artifact_card")
 
     return Table
-
-
-def _points(player: dict) -> tuple[int, ...]:
-    lines = player.get("artifact_card") or []
-    return tuple(line.get("points", 0) if isinstance(line, dict) else 0 for line in lines) or (0,) * 3
-
-
-def to_form(document: dict, data: dict) -> None:
-    """Shared when every player's card has the same points (always true of a new game)."""
-    players = document.get("players", [])
-    cards = {_points(p) for p in players}
-    shared = len(cards) <= 1
-    data["card_mode"] = SHARED if shared else EACH
-    first = _points(players[0]) if players else (0,) * 3
-    data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
-
-
-def to_document(document: dict, reading) -> None:
-    """A shared card: its points go into every player's `artifact_card`, and a problem with them is
-    shown beside the shared card's field (`reading`: `companion.saving.spec.Reading`)."""
-    if reading.data.get("card_mode") != SHARED:
-        return
-    shared = [reading.data.get(f"card-{j}-points") or 0 for j in range(engine.COLOURS)]
-    for i, player in enumerate(document["players"]):
-        lines = player.setdefault("artifact_card", [{} for _ in shared])
-        for j, points in enumerate(shared):
-            if j < len(lines) and isinstance(lines[j], dict):
-                if points:
-                    lines[j]["points"] = points
-                else:
-                    lines[j].pop("points", None)
-                reading.paths[f"players[{i}].artifact_card[{j}].points"] = f"card-{j}-points"
 
 
 def colour_names(labels: dict) -> list[str]:

@@ -339,7 +339,7 @@ GAME = Game(
 def blank(player: dict) -> bool:
     """A player with nothing entered: the artifact card's printed points alone (the table's shared
     card, copied to every player) are not an entry, its counts are."""
-    from . import blank as nothing
+    from .hooks import blank as nothing
 
     card = player.get("artifact_card")
     if isinstance(card, list):

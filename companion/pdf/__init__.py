@@ -25,14 +25,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 
-from .. import ROOT, games
+from .. import games
 from ..games import i18n, needed
 from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
+from ..settings import ROOT
 from . import boards
+from .fetcher import STATIC
 
-STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
 BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/
 PAD_COLUMNS = 4

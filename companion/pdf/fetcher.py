@@ -19,7 +19,9 @@ from urllib.request import url2pathname
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from . import STATIC
+from ..settings import ROOT
+
+STATIC = ROOT / "static"  # the only folder a sheet may read from
 
 PHOTO_URL = "companion-photo:board.jpg"  # the game's photo on the sheet (`resources`)
 

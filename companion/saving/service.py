@@ -154,8 +154,8 @@ def submit(record, save: Save | None, fields: Fields, *, write: Callable, finish
         except StaleVersion as exc:
             record = exc.record
             continue
-        return Outcome("saved", record, checked, fields, {}, changed, merged.moved, merged.dropped, merged.data,
-                       view, laid_on, refused)
+        return Outcome("saved", record, checked, fields, {}, changed, merged.moved, merged.dropped,
+                       merged.data, view, laid_on, refused)
     raise Busy
 
 

@@ -8,7 +8,6 @@ import json
 from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
-
 from werkzeug.datastructures import MultiDict
 
 from .. import forms, games, history, store
@@ -54,7 +53,8 @@ def _partial_page(out, sc: forms.Screens):
     form = _form_of(out, sc, values)
     form.version.data = str(out.record.version)
     return _edit_page(out.record, sc, form, errors=out.checked.errors | out.refused,
-                      general=[partly(out.refused), *out.checked.general], status=422, stored=out.after.values)
+                      general=[partly(out.refused), *out.checked.general], status=422,
+                      stored=out.after.values)
 
 
 def _summary(out, sc: forms.Screens, errors: dict) -> list[list[str]]:
