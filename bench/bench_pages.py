@@ -150,7 +150,7 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     from werkzeug.datastructures import MultiDict
 
     from companion import forms, games, store
-    from companion.forms import direct
+    from companion.saving import service, wire
 
     client = app.test_client()
     def floor():
@@ -163,13 +163,11 @@ def parts(app, token: str, doc: dict) -> list[dict]:
         posted = MultiDict(list(forms.stored(sc, doc).values.items()))
         record = store.by_edit_token(token)
 
-        view = forms.stored(sc, doc)
-        spec = direct.leaves_of(sc, view)
+        fields = sc.fields
+        save = wire.Save({"players-0-track": (str(doc["players"][0].get("track", "")), "42")})
 
-        def laid():
-            value, message = direct.read(spec["players-0-track"], "42")
-            document = direct.lay_on(view.document, {"players-0-track": value}, spec)
-            return direct.check(sc, document, {}, view.paths)
+        def laid():  # issue 29: the one path: merged on the stored texts, read by the spec, checked
+            return service.laid(fields, doc, save, fields.texts(doc))
 
         def write():
             record.version = store.save(record, record.document, record.version).version
@@ -177,11 +175,11 @@ def parts(app, token: str, doc: dict) -> list[dict]:
         for label, fn in (
                 ("formulaire WTForms d'une partie enregistrée", lambda: sc.form(doc)),
                 ("formulaire WTForms des valeurs envoyées", lambda: sc.form(doc, formdata=posted)),
-                ("formulaire des valeurs envoyées, validé, mis en document et compté",
-                 lambda: forms.check(sc, doc, sc.form(doc, formdata=posted))),
                 ("moteur seul", lambda: games.score(doc)),
-                # issue 21: one field laid on the stored document and checked by the engine, no form
-                ("un champ posé sur le document, vérifié par le moteur (sans formulaire)", laid),
+                ("textes de la partie enregistrée (spec)", lambda: fields.texts(doc)),
+                ("document lu des textes (spec)", lambda: fields.read(doc, posted)),
+                # issue 29: one field merged on the stored texts, read by the spec, checked by the engine
+                ("un champ fusionné, lu par la spec et vérifié par le moteur (sans formulaire)", laid),
                 (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko : "
                  f"{len(gzip.compress(page, 6)) / 1000:.1f} Ko", lambda: gzip.compress(page, 6)),
                 (f"brotli (niveau 3) de la page de saisie : "

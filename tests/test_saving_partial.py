@@ -132,11 +132,11 @@ def test_the_service_leaves_out_only_the_bad_values(app):
 
     save = wire.Save({"players-0-track": ("", "88"), "players-0-resources-crystals": ("", "9")}, version=1)
     with app.test_request_context():
-        out = service.submit(record, save, sc, write=write)
+        out = service.submit(record, save, sc.fields, write=write)
         assert out.kind == "saved" and out.record.version == 2
         assert out.refused == {"players-0-resources-crystals": ["doit être entre 0 et 3"]}
         assert out.record.document["players"][0]["track"] == 88
-        whole = service.submit(record, save, sc, write=write, partial=False)
+        whole = service.submit(record, save, sc.fields, write=write, partial=False)
         assert whole.kind == "invalid" and whole.record.version == 1
 
 

@@ -60,7 +60,7 @@ def test_the_one_path_answers_as_the_form_path_did(app, game):
             changes = {k: tuple(v) for k, v in s["changes"].items()}
             save = wire.Save(changes, s["added"], s["keys"], s["version"])
             with i18n.using(r["lang"]):
-                out = service.submit(record, save, sc, write=_write, finishing=r["finishing"],
+                out = service.submit(record, save, sc.fields, write=_write, finishing=r["finishing"],
                                      partial=r["partial"])
                 got = json.loads(json.dumps(_answer(out), ensure_ascii=False, default=repr))
             assert got == r["out"], (n, s)

@@ -143,32 +143,21 @@ class Screens:
         give_names(form, names)
         return form
 
-    # -- what a save reads (`companion.saving.service.Fields`): the game's field spec, no form built
-
-    def spec(self, variant: str, seats: int) -> spec.Spec:
-        return spec_of(self.form_class(variant, seats), seats)
-
-    @cached_property
-    def hooks(self) -> spec.Hooks:
-        return _Hooks(self.adapter)
+    # -- what a save reads (`companion.saving.spec.Fields`): the game's field spec, no form built
 
     @property
-    def rules(self):
-        """The merge's rules (`companion.saving.merge.Rules`): its adapter's."""
-        return self.adapter
+    def fields(self) -> spec.Fields:
+        return _fields(self.id, self.module)
+
+    def spec(self, variant: str, seats: int) -> spec.Spec:
+        return self.fields.spec(variant, seats)
 
     def texts(self, document: dict) -> spec.Texts:
         """The stored document as its page shows it (`spec.Texts`, its `document` and `paths` too)."""
-        seats = len(document.get("players") or [])
-        out = spec.texts(self.spec(document["variant"], seats), document, self.hooks)
-        return Stored(out.values, out.leaves, out.limits, out.blanks, document=document, _screens=self)
+        return self.fields.texts(document)
 
-    def read(self, document: dict, values, of: spec.Spec | None = None) -> tuple[dict, spec.Reading]:
-        """The document the texts `values` describe, for the game and players of `document` (`of`:
-        the spec, when not the game's own)."""
-        names = [p.get("name", "") for p in document.get("players", [])]
-        return spec.read(of or self.spec(document["variant"], len(names)), values, names, self.hooks,
-                         {"game": document["game"], "variant": document["variant"]})
+    def read(self, document: dict, values) -> tuple[dict, spec.Reading]:
+        return self.fields.read(document, values)
 
     def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
         """The contract document a form's fields describe (their texts read as a save reads them),
@@ -177,7 +166,7 @@ class Screens:
         from .shape import spec_from
 
         seats = len(record_document.get("players") or [])
-        doc, reading = self.read(record_document, raw_values(form), spec_from(form, seats))
+        doc, reading = self.fields.read(record_document, raw_values(form), spec_from(form, seats))
         return doc, reading.paths
 
 
@@ -197,20 +186,15 @@ class _Hooks(spec.Hooks):
             self.adapter.to_document(document, reading)
 
 
-@dataclass(eq=False)
-class Stored(spec.Texts):
-    """A stored document's texts (`spec.Texts`) with the document, and its contract paths (where
-    its draft's messages go), read when asked for."""
+Stored = spec.Texts  # a stored document's texts, as pages and saves read them
 
-    document: dict = field(default_factory=dict)
-    _screens: Screens | None = None
-    _paths: dict | None = None
 
-    @property
-    def paths(self) -> dict[str, str]:
-        if self._paths is None:
-            self._paths = self._screens.read(self.document, self.values)[1].paths
-        return self._paths
+@cache
+def _fields(game_id: str, module: ModuleType) -> spec.Fields:
+    """A game's fields for saves (one per forms module: a test's stand-in game gets its own)."""
+    adapter = adapter_of(module)
+    return spec.Fields(lambda variant, seats: spec_of(_form_class(game_id, variant, seats), seats),
+                       _Hooks(adapter), adapter, adapter.readable)
 
 
 @cache

@@ -26,7 +26,7 @@ from wtforms.validators import StopValidation
 from .. import formkeys
 from ..games import i18n
 from ..games.i18n import N_, _, tr
-from ..saving.values import _INT, document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
+from ..saving.spec import _INT, document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
 
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice

@@ -30,9 +30,8 @@ from ..games import i18n, needed
 from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
-from ..settings import ROOT
+from ..settings import ROOT, STATIC
 from . import boards
-from .fetcher import STATIC
 
 TEMPLATES = ROOT / "templates"
 BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/

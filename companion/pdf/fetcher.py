@@ -19,9 +19,7 @@ from urllib.request import url2pathname
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from ..settings import ROOT
-
-STATIC = ROOT / "static"  # the only folder a sheet may read from
+from ..settings import STATIC
 
 PHOTO_URL = "companion-photo:board.jpg"  # the game's photo on the sheet (`resources`)
 

@@ -95,11 +95,12 @@ def engine_verdict(document: dict, paths: Mapping[str, str], errors: dict[str, l
         return None, bool(wrong)
 
 
-def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str, str], shown: Iterable[str],
-          say: Callable[[str], str] | None = None) -> Checked:
+def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str, str],
+          shows: Callable[[str], bool], say: Callable[[str], str] | None = None) -> Checked:
     """A document read from its fields, checked: the fields' own messages (`messages`), then the
     engine's, each beside the field of its path; messages of fields the page has no slot for
-    (not in `shown`) at the top. Blocking unless the engine's are all rules between fields."""
+    (`shows` False: the seat list) at the top. Blocking unless the engine's are all rules between
+    fields."""
     errors: dict[str, list[str]] = {}
     general: list[str] = []
     for name, said in messages.items():
@@ -108,6 +109,5 @@ def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str,
     own = {name for name, said in messages.items() if said}
     result, refused = engine_verdict(document, paths, errors, general, own, say)
     blocking = bool(own) or refused
-    shown = set(shown) - {"players"}  # the seat list itself has no message slot
-    fold(errors, general, [n for n in errors if n not in shown])
+    fold(errors, general, [n for n in errors if not shows(n)])
     return Checked(None if blocking else document, errors, general, result, frozenset(own & errors.keys()))

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ..games.i18n import N_, _
 from . import problems, spec
-from .merge import Rules, lay
+from .merge import lay
 from .wire import Save
 
 RETRIES = 8
@@ -25,19 +25,6 @@ RETRIES = 8
 
 class Busy(Exception):
     """Another save got in first every time: nothing was written (the phone tries again)."""
-
-
-class Fields(Protocol):
-    """What a save needs of its game (`companion.forms.Screens` is one): its stored document's texts,
-    a document read from texts, the merge's rules and how the page words an engine message."""
-
-    rules: Rules | None
-
-    def texts(self, document: dict) -> spec.Texts: ...
-
-    def read(self, document: dict, values: Mapping[str, str]) -> tuple[dict, spec.Reading]: ...
-
-    def say(self, message: str) -> str: ...
 
 
 @dataclass
@@ -53,7 +40,7 @@ class Outcome:
     kind: str
     record: Any
     checked: problems.Checked | None
-    fields: Fields
+    fields: spec.Fields
     theirs: dict[str, str] = field(default_factory=dict)
     changed: list[str] = field(default_factory=list)
     moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
@@ -65,12 +52,17 @@ class Outcome:
     # the save was stored (see docs/rulings.md, "Entering a game on the screens")
     refused: dict[str, list[str]] = field(default_factory=dict)
     _after: spec.Texts | None = None
+    _read_as: tuple | None = None  # the texts the stored document was read from, and how
 
     @property
     def after(self) -> spec.Texts:
-        """The stored texts of the record as it is now (read once, when asked for)."""
+        """The stored texts of the record as it is now (read once, when asked for). When they are
+        the very fields the save was read from (no row left out or numbered again), that reading's
+        contract paths are theirs."""
         if self._after is None:
             self._after = self.fields.texts(self.record.document)
+            if self._read_as is not None and self._read_as[0].keys() == self._after.values.keys():
+                self._after._paths = self._read_as[1].paths
         return self._after
 
     @property
@@ -86,16 +78,17 @@ def status_of(checked, finishing: bool) -> str | None:
     return "scored" if finishing else None
 
 
-def laid(fields: Fields, document: dict, save: Save, view: spec.Texts):
-    """A save laid on the stored texts and read: (merged texts (`merge.Laid`), checked)."""
+def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
+    """A save laid on the stored texts and read: (merged texts (`merge.Laid`), checked, how they
+    were read)."""
     names = [p.get("name", "") for p in document.get("players", [])]
     merged = lay(view, save.changes, added=save.added or None, keys=save.keys or None, names=names,
                  rules=fields.rules, blank=_("vide"))
-    doc, reading = fields.read(document, merged.data)
-    return merged, problems.check(doc, reading.messages, reading.paths, reading.names, fields.say)
+    doc, reading = fields.read(document, merged.data, known=view)
+    return merged, problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say), reading
 
 
-def submit(record, save: Save | None, fields: Fields, *, write: Callable, finishing: bool = False,
+def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, finishing: bool = False,
            retries: int = RETRIES, partial: bool = True, posted: Mapping[str, str] | None = None) -> Outcome:
     """Lay this phone's save over the stored game and store the result (`write(record, document,
     version, status=, result=)`, the engine's result given so the write does not score again;
@@ -111,7 +104,7 @@ def submit(record, save: Save | None, fields: Fields, *, write: Callable, finish
         theirs = {name: view.shown(name) or _("vide") for name in view.values
                   if view.shown(name, posted.get(name, "")) != view.shown(name)}
         doc, reading = fields.read(record.document, posted)
-        checked = problems.check(doc, reading.messages, reading.paths, reading.names, fields.say)
+        checked = problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say)
         if theirs:
             return Outcome("conflict", record, checked, fields, theirs, data=posted, before=view)
         save = Save({})  # it says what is stored already: nothing to write
@@ -122,11 +115,11 @@ def submit(record, save: Save | None, fields: Fields, *, write: Callable, finish
             return Outcome("seats", record, None, fields, changed=changed)
         view = fields.texts(record.document)
         save, refused = whole, {}
-        merged, checked = laid(fields, record.document, save, view)
+        merged, checked, reading = laid(fields, record.document, save, view)
         if merged.conflicts:
             return Outcome("conflict", record, checked, fields, merged.conflicts, changed, data=merged.data,
                            before=view, _after=view)
-        first = merged, checked
+        first = merged, checked, reading
         # a save keeps every valid value: the values wrong on their own are left out (their messages
         # go back beside them) and the rest is laid again, until it is storable or nothing is left
         while partial and not checked.storable:
@@ -137,11 +130,11 @@ def submit(record, save: Save | None, fields: Fields, *, write: Callable, finish
             save = without(save, wrong)
             if not save.changes:
                 break
-            merged, checked = laid(fields, record.document, save, view)
+            merged, checked, reading = laid(fields, record.document, save, view)
             if merged.conflicts:  # cannot be: fewer changes, the same stored values
                 break
         if not checked.storable or merged.conflicts or (refused and checked.document == record.document):
-            merged, checked = first  # nothing of it is stored
+            merged, checked, reading = first  # nothing of it is stored
             return Outcome("invalid", record, checked, fields, {}, changed, data=merged.data, before=view,
                            _after=view)
         status = status_of(checked, finishing and not refused)
@@ -155,7 +148,7 @@ def submit(record, save: Save | None, fields: Fields, *, write: Callable, finish
             record = exc.record
             continue
         return Outcome("saved", record, checked, fields, {}, changed, merged.moved, merged.dropped,
-                       merged.data, view, laid_on, refused)
+                       merged.data, view, laid_on, refused, _read_as=(merged.data, reading))
     raise Busy
 
 

@@ -19,9 +19,44 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import formkeys
-from ..games.core import join
 from ..games.i18n import _, tr
-from .values import OMIT, document_value, out_of_bounds, whole_number
+
+# --------------------------------------------------------------------------- how a typed value reads
+# (shared with the form's own fields, `companion.forms.fields`)
+
+OMIT = object()  # a value left out of the document (blank)
+
+_INT = re.compile(r"[+-]?\d{1,7}")
+
+
+def whole_number(text: str) -> int | None:
+    """A typed whole number as a `Count` reads it (the form, and the autosave's engine path alike):
+    None when blank; a ValueError with the field's message when it is not one ("−" is a minus)."""
+    raw = text.strip().replace("\u2212", "-")
+    if raw == "":
+        return None
+    if not _INT.fullmatch(raw):
+        raise ValueError(_("doit être un nombre entier"))
+    return int(raw)
+
+
+def out_of_bounds(value: int | None, lo: int, hi: int) -> str | None:
+    """A `Count`'s message for a number outside its bounds, else None."""
+    if value is not None and not lo <= value <= hi:
+        return _("doit être entre {lo} et {hi}", lo=lo, hi=hi)
+    return None
+
+
+def document_value(text: str, numeric: bool):
+    """A chosen value (its posted text, stripped) as the document holds it: a numeric choice's
+    ASCII digits as their number ("¹" is a digit to isdigit() and not to int()); anything else
+    stays as typed, for the field's message and the engine's."""
+    if numeric and text.isascii() and text.isdigit():
+        return int(text)
+    return text
+
+
+# --------------------------------------------------------------------------- the tree
 
 
 @dataclass(frozen=True)
@@ -104,6 +139,17 @@ class Texts:
     leaves: dict = field(default_factory=dict)
     limits: dict = field(default_factory=dict)
     blanks: dict = field(default_factory=dict)
+    rows: dict = field(default_factory=dict)  # list name -> how many rows it shows
+    document: dict = field(default_factory=dict)  # the document they show
+    fields: Fields | None = None  # its game's, to read `paths` when asked for
+    _paths: dict | None = None
+
+    @property
+    def paths(self) -> dict[str, str]:
+        """The document's contract paths -> the field showing each (where a draft's messages go)."""
+        if self._paths is None:
+            self._paths = self.fields.read(self.document, self.values)[1].paths
+        return self._paths
 
     def same(self, name: str, a: str, b: str) -> bool:
         """Whether two texts of a field mean one stored value."""
@@ -127,6 +173,41 @@ class Texts:
         return text
 
 
+class Fields:
+    """A game's fields as a save reads them: its spec per variant and seat count (`make`, once each),
+    its hooks, the merge's rules (`merge.Rules`, None: by names only) and how its pages word an
+    engine message (`say`)."""
+
+    def __init__(self, make: Callable[[str, int], Spec], hooks: Hooks = NO_HOOKS, rules=None,
+                 say: Callable[[str], str] | None = None):
+        self._make, self.hooks, self.rules, self._say = make, hooks, rules, say
+        self._specs: dict[tuple[str, int], Spec] = {}
+
+    def say(self, message: str) -> str:
+        return self._say(message) if self._say else message
+
+    def spec(self, variant: str, seats: int) -> Spec:
+        found = self._specs.get((variant, seats))
+        if found is None:
+            found = self._specs[(variant, seats)] = self._make(variant, seats)
+        return found
+
+    def texts(self, document: dict) -> Texts:
+        """The stored document as its page shows it."""
+        out = texts(self.spec(document["variant"], len(document.get("players") or [])), document, self.hooks)
+        out.document, out.fields = document, self
+        return out
+
+    def read(self, document: dict, values: Mapping[str, str], of: Spec | None = None,
+             known: Texts | None = None) -> tuple[dict, Reading]:
+        """The document the texts `values` describe, for the game and players of `document` (`of`:
+        the spec, when not the game's own; `known`: texts `values` were made from, whose rows
+        need not be counted again)."""
+        names = [p.get("name", "") for p in document.get("players", [])]
+        return read(of or self.spec(document["variant"], len(names)), values, names, self.hooks,
+                    {"game": document["game"], "variant": document["variant"]}, known)
+
+
 def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
     """The page's texts of a stored document."""
     data = {k: v for k, v in document.items() if k not in ("game", "variant")}
@@ -141,22 +222,30 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
 
 
 def _texts(node, value, name: str, out: Texts) -> None:
-    if isinstance(node, Leaf):
+    kind = type(node)
+    if kind is Leaf:
         out.values[name] = _text(node, value)
         out.leaves[name] = node
-    elif isinstance(node, Group):
-        value = value if isinstance(value, dict) else {}
+    elif kind is Group:
+        if type(value) is not dict:
+            value = {}
+        values, leaves = out.values, out.leaves
         for key, sub in node.fields:
-            if key in value or not (isinstance(sub, Leaf) and sub.default is not None):
-                _texts(sub, value.get(key), name_of(name, key), out)
-            else:  # a choice the document does not say: its default
-                out.values[name_of(name, key)] = sub.default
-                out.leaves[name_of(name, key)] = sub
+            full = f"{name}-{key}" if name else key
+            if type(sub) is Leaf:  # most fields: written here, no call
+                if sub.default is not None and key not in value:  # a choice the document does not say
+                    values[full] = sub.default
+                else:
+                    values[full] = _text(sub, value.get(key))
+                leaves[full] = sub
+            else:
+                _texts(sub, value.get(key), full, out)
     else:
         items = list(value) if isinstance(value, list) else []
         if isinstance(node, Rows):
             out.limits[name] = node.max_entries
             items = items[:node.max_entries] or [None]
+            out.rows[name] = len(items)
         else:
             items = (items + [None] * node.n)[:node.n]
             if isinstance(node.item, Leaf) and node.item.kind == "count":
@@ -168,7 +257,7 @@ def _texts(node, value, name: str, out: Texts) -> None:
 def _text(leaf: Leaf, value) -> str:
     kind = leaf.kind
     if kind == "count":
-        return str(value) if isinstance(value, int) and not isinstance(value, bool) else ""
+        return str(value) if type(value) is int else ""
     if kind == "flag":
         return "y" if value else ""
     if kind == "name":
@@ -194,44 +283,77 @@ class Reading:
     messages: dict = field(default_factory=dict)
     paths: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
-    names: set = field(default_factory=set)
+    spec: Spec | None = None
     rows: dict = field(default_factory=dict)
     blank: set = field(default_factory=set)
     _indices: dict | None = None
+
+    def shows(self, name: str) -> bool:
+        """Whether the page has a field (or a group, a list, a row) of that name: a place for its
+        messages (the seat list has none)."""
+        if name == "players" or self.spec is None:
+            return False
+        parts = name.split("-")
+        if parts[0] == "players":
+            if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(self.players):
+                return False
+            node, parts = self.spec.player, parts[2:]
+        else:
+            node = self.spec.table
+        for part in parts:
+            if type(node) is Group:
+                node = next((sub for key, sub in node.fields if key == part), None)
+                if node is None:
+                    return False
+            elif type(node) in (Rows, Fixed):
+                limit = node.max_entries if type(node) is Rows else node.n
+                if not (part.isdigit() and int(part) < limit):
+                    return False
+                node = node.item
+            else:
+                return False
+        return True
 
     def say(self, name: str, message: str) -> None:
         said = self.messages.setdefault(name, [])
         if message not in said:
             said.append(message)
 
+    known: Texts | None = None  # the texts `values` were made from (their rows counted already)
+
     def indices(self, prefix: str) -> list[int]:
-        """The row indices the texts hold for a list (every key's numbered parts, read once)."""
+        """The row indices the texts hold for a list (every key's numbered parts, read once; only
+        the keys the known texts do not have, when there are such texts)."""
         if self._indices is None:
             found: dict[str, set[int]] = {}
+            known = self.known
+            if known is not None:
+                for name, count in known.rows.items():
+                    found[name] = set(range(count))
             for key in self.values:
+                if known is not None and key in known.values:
+                    continue
                 for match in _NUMBERED.finditer(key):
-                    part = match.group(1)
-                    if not formkeys.bad_name(part):
-                        found.setdefault(key[:match.start()], set()).add(int(part))
+                    found.setdefault(key[:match.start()], set()).add(int(match.group(1)))
             self._indices = {k: sorted(v) for k, v in found.items()}
         return self._indices.get(prefix, [])
 
 
-_NUMBERED = re.compile(r"-(\d+)(?=-|$)")
+# a row's index: ASCII digits, as many as one can have (`formkeys`: "²" or 5,000 digits are no index)
+_NUMBERED = re.compile(rf"-([0-9]{{1,{formkeys.MAX_INDEX_DIGITS}}})(?=-|$)")
 
 
 def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks = NO_HOOKS,
-         game: dict | None = None) -> tuple[dict, Reading]:
+         game: dict | None = None, known: Texts | None = None) -> tuple[dict, Reading]:
     """The document `values` describe (`game`: its "game" and "variant"; the players keep their
-    names), and how it was read."""
-    r = Reading(values, list(players))
+    names; `known`: the texts `values` were made from, if any), and how it was read."""
+    r = Reading(values, list(players), known=known, spec=spec)
     doc = dict(game or {})
     doc.update(_collect(spec.table, "", "", r))
     out_players = []
     for i, who in enumerate(players):
-        path, name = join("players", i), f"players-{i}"
+        path, name = f"players[{i}]", f"players-{i}"
         r.paths[path] = name
-        r.names.add(name)
         player = {"name": who}
         if i < spec.seats:
             player.update(_collect(spec.player, name, path, r))
@@ -244,12 +366,13 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
     out = {}
+    ui = group.ui_only
     for key, sub in group.fields:
-        name = name_of(prefix, key)
-        if key in group.ui_only:
+        name = f"{prefix}-{key}" if prefix else key
+        if key in ui:
             _read(sub, name, None, r)
             continue
-        value = _read(sub, name, join(path, key), r)
+        value = _read(sub, name, f"{path}.{key}" if path else key, r)
         if value is not OMIT:
             out[key] = value
     return out
@@ -257,17 +380,26 @@ def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
 
 def _read(node, name: str, path: str | None, r: Reading):
     """A field's value in the document (OMIT: left out); `path` None: read, not written."""
-    r.names.add(name)
     if path is not None:
         r.paths[path] = name
-    if isinstance(node, Leaf):
+    kind = type(node)
+    if kind is Leaf:
         return _leaf(node, name, r)
-    if isinstance(node, Group):
+    if kind is Group:
         value = {}
+        ui = node.ui_only
         for key, sub in node.fields:
-            sub_name = name_of(name, key)
-            got = _read(sub, sub_name, None if path is None or key in node.ui_only else join(path, key), r)
-            if got is not OMIT and key not in node.ui_only:
+            sub_name = f"{name}-{key}"
+            if key in ui:
+                _read(sub, sub_name, None, r)
+                continue
+            if type(sub) is Leaf:
+                if path is not None:
+                    r.paths[f"{path}.{key}"] = sub_name
+                got = _leaf(sub, sub_name, r)
+            else:
+                got = _read(sub, sub_name, None if path is None else f"{path}.{key}", r)
+            if got is not OMIT:
                 value[key] = got
         if not value:
             return OMIT  # an empty object is the same as none (contract)
@@ -286,13 +418,13 @@ def _read(node, name: str, path: str | None, r: Reading):
                 r.blank.add(entry)
                 _read(node.item, entry, None, r)  # its names only: a blank row says nothing
                 continue
-            value = _read(node.item, entry, None if path is None else join(path, len(items)), r)
+            value = _read(node.item, entry, None if path is None else f"{path}[{len(items)}]", r)
             if value is not OMIT:  # a row holding only a typing error: its message is beside it
                 items.append(value)
         return items if items else OMIT
     values = []
     for i in range(node.n):
-        value = _read(node.item, f"{name}-{i}", None if path is None else join(path, i), r)
+        value = _read(node.item, f"{name}-{i}", None if path is None else f"{path}[{i}]", r)
         if value is OMIT:  # a fixed list keeps every entry: a blank one is its empty value
             item = node.item
             value = (0 if isinstance(item, Leaf) and item.kind == "count" else
@@ -328,9 +460,15 @@ def _leaf(leaf: Leaf, name: str, r: Reading):
     text = r.values.get(name)
     kind = leaf.kind
     if kind == "count":
-        if text is None:
+        if text is None or text == "":
             r.data[name] = None
             return OMIT
+        if text.isdigit() and text.isascii() and len(text) <= 7:  # the common case: plain digits
+            value = int(text)
+            r.data[name] = value
+            if not leaf.lo <= value <= leaf.hi:
+                r.say(name, out_of_bounds(value, leaf.lo, leaf.hi))
+            return value
         try:
             value = whole_number(text)
         except ValueError as exc:

@@ -125,7 +125,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
     try:
-        return service.submit(record, save, sc, write=store.save, finishing=finishing, posted=posted)
+        return service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
     except service.Busy:
         abort(503)
 
