@@ -160,7 +160,7 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     sc = forms.screens("revive")
     out = []
     with app.test_request_context("/"):
-        posted = MultiDict(list(forms.stored(sc, doc).values.items()))
+        posted = MultiDict(list(sc.texts(doc).values.items()))
         record = store.by_edit_token(token)
 
         fields = sc.fields

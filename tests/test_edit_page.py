@@ -76,7 +76,7 @@ def test_the_skeleton_page_is_the_form_page_byte_for_byte(app, client, game, var
         with app.test_request_context(), i18n.using(lang):
             record = store.by_edit_token(token)
             sc = forms.screens(game)
-            view = forms.stored(sc, record.document)
+            view = sc.texts(record.document)
             fields = sorted(view.values)
             # a player's numbers and boxes, outside the rows and the table's own fields (as a table
             # mostly types them: the game keeps scoring)

@@ -53,7 +53,8 @@ def test_a_page_of_the_previous_release_saves_without_javascript(client, app, na
     after = stored(app, token).document
     assert _path(after, field) == _path(before, field) + 1
     # nothing else changed: the page shows again what it showed, but the one field
-    shown = client.post(f"/g/{token}/save", data={"version": stored(app, token).version, "changes": "{}"}).json
+    again = {"version": stored(app, token).version, "changes": "{}"}
+    shown = client.post(f"/g/{token}/save", data=again).json
     assert shown["stored"] == {n: v for n, v in json.loads(fields["base_values"]).items() if v} | {
         field: fields[field]}
 

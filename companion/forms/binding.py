@@ -113,9 +113,9 @@ class Screens:
         """A sentence of the engine (a line's detail) with the table's names in it."""
         return self.adapter.relabel(text, labels or {}) if self.adapter.relabel and text else text
 
-    def row_keys(self, form) -> dict[str, str]:
-        """What a posted form says of the rows its fields were typed for (`Adapter.row_keys`)."""
-        return self.adapter.row_keys(form) if self.adapter.row_keys else {}
+    def row_keys(self, texts) -> dict[str, str]:
+        """What a posted page's texts say of the rows its fields were typed for (`Adapter.row_keys`)."""
+        return self.adapter.row_keys(texts) if self.adapter.row_keys else {}
 
     @property
     def templates(self) -> list[str]:
@@ -123,9 +123,6 @@ class Screens:
 
     def form_class(self, variant: str, n_players: int) -> type[EndState]:
         return _form_class(self.id, variant, n_players)
-
-    def _table(self, variant: str):
-        return self.adapter.table_form(variant)
 
     def form(self, document: dict, formdata=None) -> EndState:
         """The end-state form for a stored document, or for a submission when `formdata` is given."""
@@ -186,15 +183,18 @@ class _Hooks(spec.Hooks):
             self.adapter.to_document(document, reading)
 
 
-Stored = spec.Texts  # a stored document's texts, as pages and saves read them
+_FIELDS: dict[tuple[str, int], tuple[object, spec.Fields]] = {}
 
 
-@cache
-def _fields(game_id: str, module: ModuleType) -> spec.Fields:
-    """A game's fields for saves (one per forms module: a test's stand-in game gets its own)."""
-    adapter = adapter_of(module)
-    return spec.Fields(lambda variant, seats: spec_of(_form_class(game_id, variant, seats), seats),
-                       _Hooks(adapter), adapter, adapter.readable)
+def _fields(game_id: str, module) -> spec.Fields:
+    """A game's fields for saves, one per forms module (a test's stand-in game gets its own)."""
+    found = _FIELDS.get((game_id, id(module)))
+    if found is None or found[0] is not module:
+        adapter = adapter_of(module)
+        made = spec.Fields(lambda variant, seats: spec_of(_form_class(game_id, variant, seats), seats),
+                           _Hooks(adapter), adapter, adapter.readable)
+        found = _FIELDS[(game_id, id(module))] = (module, made)
+    return found[1]
 
 
 @cache

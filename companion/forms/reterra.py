@@ -52,7 +52,7 @@ from ..games.reterra_fields import (  # noqa: F401 (the notation, read here by t
     to_form,
     write_squares,
 )
-from . import Choice, Count, Group, Rows, Text, _Cloned, _t
+from .fields import Choice, Cloned, Count, Group, Rows, Text, translated
 
 PALETTE = [  # Reterra has no player colours: these only tell the players apart on screen
     ("#2f7d4f", "vert"),
@@ -69,19 +69,19 @@ MODES = [(COUNTS, N_("Compter sur le plateau")), (GRID, N_("Dessiner la communau
 # --------------------------------------------------------------------------- fields
 
 
-class Squares(_Cloned, StringField):
+class Squares(Cloned, StringField):
     """Marked squares (or tiles) in the "A1 C4" notation. `data` is the notation as a person reads it
     (normalised when it parses, as typed when it does not); `pairs()` the contract's [row, col] list."""
 
     def __init__(self, label=None, hint="", tiles: bool = False, **kwargs):
-        self.hint = _t(hint)
+        self.hint = translated(hint)
         self.tiles = tiles
         self.show_if = self.copy_to = None
         self.squares: list[tuple[int, int]] = []
         render_kw = {"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false",
                      "class": "squares", "placeholder": _("ex. A1 C4")}
         render_kw.update(kwargs.pop("render_kw", None) or {})
-        super().__init__(_t(label), description=_t(hint), render_kw=render_kw, **kwargs)
+        super().__init__(translated(label), description=translated(hint), render_kw=render_kw, **kwargs)
 
 
     def process_data(self, value):
@@ -109,7 +109,7 @@ class Squares(_Cloned, StringField):
         return [[r, c] for r, c in self.squares]
 
 
-class TerrainRow(_Cloned, StringField):
+class TerrainRow(Cloned, StringField):
     """One row of the community: 8 letters F E D P R (spaces ignored, any case)."""
 
     def __init__(self, label=None, **kwargs):

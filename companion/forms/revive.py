@@ -18,7 +18,7 @@ from wtforms import Form
 from ..games import revive as engine
 from ..games.i18n import N_
 from ..games.revive_fields import EACH, SHARED, to_document, to_form
-from . import Choice, Count, Fixed, Flag, Group, Rows
+from .fields import Choice, Count, Fixed, Flag, Group, Rows
 
 PALETTE = [
     ("#c8372d", "rouge"),

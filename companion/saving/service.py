@@ -1,13 +1,11 @@
-"""One save from start to end, without a Flask request and without a form.
+"""One save from start to end (the autosave's and the no-JS post's), without a request or a form.
 
-`submit` lays a phone's `wire.Save` over the stored game's texts (`merge`), reads the result as a
-document by the game's field spec (`spec.read`: each value by its leaf, the message when it is wrong
-on its own) and has the engine check the whole (`problems.check`); applies the draft/scored rule (a
-scored game always scores; a value wrong on its own is left out and every other value of the save
-is stored; a rule between fields not met yet is stored as a draft), writes nothing when nothing
-changes, and writes with one `UPDATE ... WHERE version` (`store.save`): when another save got in
-between (`StaleVersion`) the merge is made again on the fresh record, a few times, then the server
-is too busy (`Busy`, 503). The autosave and the no-JS post take this one path."""
+`submit` lays a phone's `wire.Save` over the stored texts (`merge`), reads them as a document by the
+game's field spec (`spec.read`) and has the engine check the whole (`problems.check`); applies the
+draft/scored rule (a value wrong on its own is left out and the rest stored; a rule between fields
+not met yet makes a draft), writes nothing when nothing changes, and writes with one `UPDATE ...
+WHERE version` (`store.save`), merged again on the fresh record when another save got in (a few
+times, then `Busy`, 503)."""
 
 from __future__ import annotations
 

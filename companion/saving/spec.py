@@ -1,16 +1,9 @@
 """A game's fields as the save reads them: a tree of plain nodes (`Leaf`, `Group`, `Fixed`, `Rows`)
-for one variant and seat count, and the two readings every save, page and answer uses:
-
-- `texts`: a document as its page shows it (field name -> the text a browser posts), with the rows'
-  limits and the blanks a fixed list fills in;
-- `read`: field texts as a document, each value read by its leaf (the message when it is wrong on its
-  own), with the contract path of every field (where the engine's messages go).
-
-Field names mirror contract paths (``players-0-resources-gears`` is ``players[0].resources.gears``).
-What does not map one to one (a game's fields only its page shows, a document key made from others)
-is said by the game's own hooks: `Hooks.to_texts` (the document's ui-only values) and
-`Hooks.to_document` (the document finished from the reading). No form library here: the forms render
-the page and read nothing of a save."""
+per variant and seat count, and the two readings every save, page and answer uses: `texts` (a
+document as its page shows it: field name -> the text a browser posts) and `read` (texts as a
+document, each value read by its leaf with its message when wrong on its own, every field's
+contract path recorded). Field names mirror contract paths (``players-0-resources-gears`` is
+``players[0].resources.gears``); what does not map one to one is the game's `Hooks`. No form here."""
 
 from __future__ import annotations
 
@@ -521,4 +514,3 @@ def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -
     return out
 
 
-Reader = Callable[[str, str], tuple]  # (field name, text) -> (value or OMIT, message or None)

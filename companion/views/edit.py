@@ -117,7 +117,7 @@ def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str
         base = sc.texts(record.document).values
     seats = len(record.document.get("players") or [])
     added = spec.added_rows(sc.spec(record.document["variant"], seats), posted, base)
-    keys = sc.adapter.row_keys(posted) if sc.adapter.row_keys else {}
+    keys = sc.row_keys(posted)
     return wire.Save(wire.changes_of(posted, base), added, keys, version), posted
 
 

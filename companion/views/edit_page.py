@@ -7,8 +7,8 @@ to be shown beside a field (the game scores) and no message was flashed, the pag
 of its record and shape with the values filled in: the skeleton is the page rendered once by
 `Skeleton` (a `forms.html.FieldHtml` that writes a place instead of each value: a field's text, a
 box ticked or a radio chosen, a part hidden while a radio holds another value, the warnings beside
-a field, a select WTForms writes), and the values come from `forms.stored` (kept per document
-text, made without a form after an autosave).
+a field, a select WTForms writes), and the values are the stored document's texts (`Screens.texts`,
+made without a form).
 
 The key holds everything else the page is drawn from: the game, its tokens, players, colours and
 the table's names, the language, the page's URL (links, the language switch, the phone link), and
@@ -37,6 +37,7 @@ from .. import forms, games, history, store
 from ..forms.html import Bare, FieldHtml, _e, _join
 from ..games import i18n
 from ..lru import LRU
+from ..saving import spec
 
 _NONCE = secrets.token_hex(6)  # a place's mark: no value typed at a table can forge it
 _MARK = re.compile("\ue000" + _NONCE + r"(\d+)\ue001")
@@ -132,7 +133,7 @@ SKELETONS = LRU(max_size=16 * 1024 * 1024, max_items=128)
 _NOT_SKELETAL = Page(("",), ())  # a shape rendered with its form (a field WTForms writes)
 
 
-def _shape(view: forms.Stored) -> tuple:
+def _shape(view: spec.Texts) -> tuple:
     """The page's fields: the stored fields' names, and which fields in rows are blank (each list
     gets one blank row at its end, `forms.pad_rows`)."""
     names = tuple(view.values)
