@@ -9,7 +9,7 @@ Accept-Encoding is read with its q-values (`br;q=0` refuses brotli, `*` offers i
 has its own ETag ("...-br", "...-gz"), so a revalidation matches the copy the phone holds (304),
 and `Vary: Accept-Encoding` tells caches the answer depends on it. Static files (content-hashed,
 downloaded once) are compressed once per process, harder, and their stylesheets and scripts go out
-without their comments (`companion.lean`).
+minified (`companion.lean`: rjsmin, rcssmin).
 """
 
 from __future__ import annotations
@@ -119,8 +119,8 @@ def compress(response: Response) -> Response:
 
 
 def _lean(response: Response, etag: str) -> bytes:
-    """A static file's bytes as phones get them (`companion.lean`: a stylesheet or script without
-    its comments), read once per process."""
+    """A static file's bytes as phones get them (`companion.lean`: a stylesheet or script minified),
+    read once per process."""
     data = STATIC.get((etag, None))
     if data is None:
         response.direct_passthrough = False  # read the file

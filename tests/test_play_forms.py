@@ -34,9 +34,9 @@ def dice_screens(dice, monkeypatch):
     module.ADAPTER = forms.Adapter(palette=[("#111111", "noir"), ("#eeeeee", "blanc")],
                                    player_form=player_form)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
     yield forms.screens("dice")
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
 
 
 def test_a_new_game_module_is_all_it_takes(client, dice_screens):
@@ -140,9 +140,9 @@ def nested_screens(dice, monkeypatch):
     module.ADAPTER = forms.Adapter(palette=[("#111111", "noir")], player_form=lambda variant: Player,
                                    table_form=lambda variant: Top)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
     yield forms.screens("dice")
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
 
 
 def name_choices(form) -> dict[str, list[str]]:

@@ -122,7 +122,7 @@ class Screens:
         return [f"play/{self.id}.html", "play/edit.html"]
 
     def form_class(self, variant: str, n_players: int) -> type[EndState]:
-        return _form_class(self.id, variant, n_players)
+        return end_state_class(self.id, variant, n_players)
 
     def form(self, document: dict, formdata=None) -> EndState:
         """The end-state form for a stored document, or for a submission when `formdata` is given."""
@@ -191,14 +191,14 @@ def _fields(game_id: str, module) -> spec.Fields:
     found = _FIELDS.get((game_id, id(module)))
     if found is None or found[0] is not module:
         adapter = adapter_of(module)
-        made = spec.Fields(lambda variant, seats: spec_of(_form_class(game_id, variant, seats), seats),
+        made = spec.Fields(lambda variant, seats: spec_of(end_state_class(game_id, variant, seats), seats),
                            _Hooks(adapter), adapter, adapter.readable)
         found = _FIELDS[(game_id, id(module))] = (module, made)
     return found[1]
 
 
 @cache
-def _form_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
+def end_state_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
     adapter = adapter_of(_module(game_id))
     player = adapter.player_form(variant)
     namespace: dict = {}

@@ -15,7 +15,7 @@ from .fields import SKIPPED, Choice, Count, Name, Rows, choice_labels
 
 @cache
 def spec_of(form_class, seats: int) -> spec.Spec:
-    """The spec of an end-state form class (`binding._form_class`: one per game, variant and seat
+    """The spec of an end-state form class (`binding.end_state_class`: one per game, variant and seat
     count), read once from a form of it."""
     return spec_from(form_class(formdata=None, data={}), seats)
 

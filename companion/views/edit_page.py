@@ -34,7 +34,7 @@ from markupsafe import escape
 from wtforms import SelectField
 
 from .. import forms, games, history, store
-from ..forms.html import Bare, FieldHtml, _e, _join
+from ..forms.html import Bare, FieldHtml, esc, join_messages
 from ..games import i18n
 from ..lru import LRU
 from ..saving import spec
@@ -69,7 +69,7 @@ class Page:
         append, get, warned = out.append, values.get, values.get("\ue000warned") or {}
         for (kind, name, arg, text), part in zip(self.places, self.parts[1:], strict=True):
             if kind == TEXT:
-                append(_e(get(name, "")))
+                append(esc(get(name, "")))
             elif kind == WHEN:
                 if get(name, "") == arg:
                     append(text)
@@ -79,7 +79,7 @@ class Page:
             elif kind == GIVEN:
                 append(values[name])
             elif kind == WARNED:
-                append(_join(warned.get(name)))
+                append(join_messages(warned.get(name)))
             else:
                 append(arg(values))
             append(part)
