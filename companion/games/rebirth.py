@@ -40,6 +40,7 @@ from .core import (
 )
 from .hooks import Hooks
 from .i18n import N_, _, current, ngettext, tr
+from .parts import PARTS
 
 SCOTLAND = ("scotland",)
 IRELAND = ("ireland",)
@@ -586,8 +587,8 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     _known(check, doc, VARIANT_TABLE_KEYS, COMMON_TABLE_KEYS, variant, "")
     players: dict[str, _Player] = {}
     for i, (name, raw) in enumerate(zip(names, doc["players"], strict=True)):
-        if isinstance(raw, dict):
-            players[name] = _read_player(check, raw, join("players", i), variant)
+        if isinstance(raw, dict):  # read once per sub-document (parts.py): an autosave changes one
+            players[name] = PARTS.part(_read_player, check, raw, i, variant)
 
     cities = []
     for i, raw in enumerate(check.array(doc, "cities", "")):
