@@ -446,7 +446,8 @@
           lastRefused = [JSON.stringify(kept), data.state];
           showSummary(data.summary);
           say(data.state, "bad");
-        } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        } else if (timer) say(T("pending"), "busy");  // typed meanwhile: not saved yet, whatever this answer says
+        else say(data.draft ? T("saved_draft") : T("saved"), "ok");
       });
       else if (status === 409 && data && data.reload) {
         /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
@@ -519,10 +520,38 @@
     writeDraft();
     if (paused) return;
     staleTotals(Object.keys(changes(true)));  // "–" until the answer says the new totals
+    if (tapped(e)) {
+      if (!inFlight) { save(); return; }  // at once: its totals come back with the answer
+      again = true;  // one save at a time: the answer sends this tap, on the base it brings
+      say(T("pending"), "busy");
+      settle();
+      return;
+    }
     say(T("pending"), "busy");
     clearTimeout(timer);
-    timer = setTimeout(save, DELAY);
+    timer = setTimeout(save, DELAY);  // typed: sent once the typing pauses, so a number goes whole
     settle();
+  }
+
+  /* A tap (issue 33): a stepper's − / +, a chip, a box, a tile or a city on Rebirth's pad is sent at
+     once, so its totals come back within a moment; typing keeps the short delay. Told by what was
+     tapped, never by whether the event is the browser's own (the scripts fire theirs). A field
+     inside [data-save-after-pause] keeps the delay even when tapped (Reterra's counts by card: a
+     burst of taps goes in the terms the player saw, see board.js's "sending"), and so does a switch
+     that only arranges the page (data-keep-local) or a board being painted. */
+  var TAPS = "button[data-step], [data-tile-pad] button, [data-new-city-size]";
+  var tapping = false;
+  document.addEventListener("click", function (e) {
+    if (!e.target || !e.target.closest || !e.target.closest(TAPS) || !form.contains(e.target)) return;
+    tapping = true;  // the events the scripts fire for this click, in this same task
+    setTimeout(function () { tapping = false; }, 0);
+  }, true);
+  function tapped(e) {
+    var el = e && e.target;
+    if (!el || !el.closest || el === form || el.closest("[data-save-after-pause]")) return false;
+    if (el.hasAttribute("data-keep-local")) return false;
+    if (tapping) return true;
+    return el.type === "checkbox" || (el.type === "radio" && !!el.closest(".chip"));
   }
 
   /* A full submit ("Enregistrer", "Voir les résultats") carries every field and their base values:
