@@ -581,27 +581,52 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
 TIEBREAK_KEYS: tuple[str, ...] = ()
 
 
+def _city_part(check: Checker, raw: Any, path: str, variant: str, seats: tuple[str, ...],
+               index: int) -> tuple[str, CityOutcome | None, tuple[Problem, ...]] | None:
+    """One city read (its problems on `check`) and settled (R3-R5; the problems of its settling
+    returned, said after the castles' as the document is read): kept per city and seats (parts.py).
+    None when the city cannot be read."""
+    city = _read_city(check, raw, path, variant, seats)
+    if city is None:
+        return None
+    size, tiles = city
+    label = city_label(index, size)
+    settling = Checker()
+    return label, settle_city(size, tiles, seats, settling, path, label), tuple(settling.problems)
+
+
+def _lines_part(check: Checker, raw: dict, path: str, variant: str, won: tuple,
+                left: tuple) -> tuple[Line, ...]:
+    """A valid player's lines, given the cities they won and the tiles they left (kept per player
+    and cities, parts.py; the player's problems were said by their reading)."""
+    return tuple(_lines(variant, _read_player(Checker(), raw, path, variant), list(won), list(left)))
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
-    """Validate the Rebirth part of a document and score it; None when `check` has problems."""
+    """Validate the Rebirth part of a document and score it; None when `check` has problems. Each
+    player's reading and lines and each city's outcome are kept per sub-document (parts.py): an
+    autosave that changed one player reads that player alone."""
     variant = doc["variant"]
     _known(check, doc, VARIANT_TABLE_KEYS, COMMON_TABLE_KEYS, variant, "")
     players: dict[str, _Player] = {}
+    own: dict[str, dict] = {}
     for i, (name, raw) in enumerate(zip(names, doc["players"], strict=True)):
-        if isinstance(raw, dict):  # read once per sub-document (parts.py): an autosave changes one
-            players[name] = PARTS.part(_read_player, check, raw, i, variant)
+        if isinstance(raw, dict):
+            players[name] = PARTS.part(_read_player, check, raw, join("players", i), variant)
+            own[name] = raw
 
+    seats = tuple(names)
     cities = []
     for i, raw in enumerate(check.array(doc, "cities", "")):
-        city = _read_city(check, raw, join("cities", i), variant, names)
+        city = PARTS.part(_city_part, check, raw, join("cities", i), variant, seats, i)
         if city is not None:
-            cities.append((i, *city))
+            cities.append(city)
     holders = _holders(check, doc, variant, names, players)
 
     won: dict[str, list[tuple[str, int, str]]] = {n: [] for n in names}
     left: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
-    for i, size, tiles in cities:
-        label = city_label(i, size)
-        settled = settle_city(size, tiles, names, check, join("cities", i), label)
+    for label, settled, problems in cities:
+        check.problems.extend(problems)
         if settled is None:
             continue
         for name, pts in settled.points.items():
@@ -612,7 +637,10 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     if not check.ok:
         return None
 
-    scores = [PlayerScore(n, _lines(variant, players[n], won[n], left[n])) for n in names]
+    scores = [PlayerScore(n, [Line(ln.key, ln.points, ln.detail) for ln in  # each result its own lines
+                              PARTS.part(_lines_part, check, own[n], join("players", i), variant,
+                                         tuple(won[n]), tuple(left[n]))])
+              for i, n in enumerate(names)]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
 

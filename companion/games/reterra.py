@@ -493,8 +493,8 @@ def score(doc: dict, names: list[str], check: Checker, edition: str = FRENCH) ->
     in_play, ids = tuple(cards), frozenset(written)
     for i, (player, name) in enumerate(zip(doc["players"], names, strict=True)):
         # read once per sub-document and cards in play (parts.py): an autosave changes one player
-        grid, lines, inhabited, built = PARTS.part(player_part, check, player, i, doc["variant"],
-                                                   in_play, ids)
+        grid, lines, inhabited, built = PARTS.part(player_part, check, player, join("players", i),
+                                                   doc["variant"], in_play, ids)
         # each result its own copy of the drawing (bytes this function's part wrote: not a stranger's)
         extra = {"grid": marshal.loads(grid)} if grid is not None else {}  # noqa: S302
         scores.append(PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines], extra))

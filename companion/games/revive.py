@@ -304,7 +304,7 @@ def player_part(check: Checker, player: dict, path: str, variant: str) -> tuple[
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     check.known(doc, ("game", "variant", "players"), "")
     variant = doc["variant"]
-    parts = [PARTS.part(player_part, check, player, i, variant) if isinstance(player, dict)
+    parts = [PARTS.part(player_part, check, player, join("players", i), variant) if isinstance(player, dict)
              else (Sheet(), ()) for i, player in enumerate(doc["players"])]
     sheets = [sheet for sheet, _lines in parts]
     check_four_token(check, sheets, names)
