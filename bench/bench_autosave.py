@@ -39,16 +39,24 @@ def setup():
         new[f"players-{i}-name"] = p["name"]
     token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=new).headers["Location"]).group(1)
     first = client.post(f"/g/{token}/save", data=form_fields(doc, 1))
-    version, track = [first.json["version"]], [first.json["stored"]["players-0-track"]]
+    version = [first.json["version"]]
+    held = {name: first.json["stored"].get(name, "") for name in ("players-0-track", "players-0-progress")}
+    calls = [0]
 
     def autosave():
-        mine = str((int(track[0]) + 1) % 90)
-        data = {"version": version[0], "changes": json.dumps({"players-0-track": [track[0], mine]}),
+        """Player 0's track + 1 (0 after 500), and every 500th save their progress + 1 instead: the
+        player's sub-document is never one the engine saw within its parts' store (1,024 parts), as
+        at a table where the same values seldom come back."""
+        calls[0] += 1
+        name = "players-0-progress" if calls[0] % 500 == 0 else "players-0-track"
+        top = 100 if name.endswith("progress") else 500
+        mine = str((int(held[name] or 0) + 1) % top)
+        data = {"version": version[0], "changes": json.dumps({name: [held[name], mine]}),
                 "new_rows": "[]", "delta": "1"}
         response = client.post(f"/g/{token}/save", data=data)
         assert response.status_code == 200, response.get_data(as_text=True)
         assert "totals" in response.json  # the answer carries the new totals
-        version[0], track[0] = response.json["version"], mine
+        version[0], held[name] = response.json["version"], mine
 
     def floor():
         return client.get("/_floor")
@@ -63,9 +71,10 @@ def engine_calls(doc: dict):
 
     state = {"n": 0}
 
-    def changed() -> dict:
-        state["n"] = (state["n"] + 1) % 90
-        return {**doc, "players": [{**doc["players"][0], "track": state["n"]}, *doc["players"][1:]]}
+    def changed() -> dict:  # a sub-document of player 0 not seen within the store's 1,024 parts
+        state["n"] += 1
+        player = {**doc["players"][0], "track": state["n"] % 500, "progress": state["n"] // 500 % 100}
+        return {**doc, "players": [player, *doc["players"][1:]]}
 
     def kept():
         return games.score(changed())

@@ -342,7 +342,7 @@
      take it in when no save is on its way. A field this phone changed and has not sent (a board
      half painted, kept here) keeps its value AND its base: its save, later, is merged against what
      it was based on, so a field both phones changed is still a conflict, never a silent overwrite. */
-  var asking = false, refused = false;  // refused: the last save was refused, its messages stand
+  var asking = false, refused = false, draftNow = false;  // draftNow: the last answer's game is a draft  // refused: the last save was refused, its messages stand
   // the values wrong on their own the server last refused, as sent (JSON), and the state it said
   var lastRefused = null;
   function quiet() { return !inFlight && !paused && !timer && !refused; }
@@ -393,7 +393,9 @@
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
       if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
-      say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
+      /* nothing new (a box's change event after its input event, a field left after typing): the
+         state of the last answer stands, "(incomplet)" included */
+      say(pending() ? T("kept_here") : T(draftNow ? "saved_draft" : "saved"), pending() ? "" : "ok");
       settle();
       return;
     }
@@ -446,8 +448,9 @@
           lastRefused = [JSON.stringify(kept), data.state];
           showSummary(data.summary);
           say(data.state, "bad");
-        } else if (timer) say(T("pending"), "busy");  // typed meanwhile: not saved yet, whatever this answer says
+        } else if (timer) say(T("pending"), "busy");  // typed meanwhile: that waits, not saved yet
         else say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        draftNow = !!data.draft;
       });
       else if (status === 409 && data && data.reload) {
         /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
@@ -543,9 +546,10 @@
   var tapping = false;
   document.addEventListener("click", function (e) {
     if (!e.target || !e.target.closest || !e.target.closest(TAPS) || !form.contains(e.target)) return;
-    tapping = true;  // the events the scripts fire for this click, in this same task
+    tapping = true;  // the events the scripts fire for this click (fields.js, rebirth.js), and no others
     setTimeout(function () { tapping = false; }, 0);
   }, true);
+  document.addEventListener("click", function () { tapping = false; });  // after fields.js's (loaded first)
   function tapped(e) {
     var el = e && e.target;
     if (!el || !el.closest || el === form || el.closest("[data-save-after-pause]")) return false;
