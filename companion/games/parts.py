@@ -2,8 +2,8 @@
 other players' parts are taken from here instead of being read, checked and scored again.
 
 A part is what a game computes from ONE player's own sub-document: their fields read and checked,
-and their lines when these depend on nothing the players share (or on what they share, given as
-context: Rebirth's cities won). The same holds for any sub-document read on its own (a Rebirth city,
+and their lines when these depend on nothing the players share (Rebirth's part keeps its lines per
+cities won beside it). The same holds for any sub-document read on its own (a Rebirth city,
 given the seats). `PARTS.part(compute, check, raw, path, variant, *context)` calls `compute(own,
 raw, path, variant, *context)` with a Checker of its own the first time, keeps the problems it found
 and the value it returned, and from then on lays the same problems on `check` and returns the same
@@ -15,7 +15,7 @@ path (its problems' paths: a player's seat), the variant, the language the messa
 the game's `context` (hashable: Reterra's cards in play) and the sub-document itself as its marshal
 bytes (exact types: 1, 1.0 and true are three keys; format 2, see MARSHAL). A sub-document marshal
 cannot write (not from JSON) is computed each time. A value is shared by every result built from it:
-callers never change it (the games copy what a result may hand out). Bounded: `size` parts, the
+what a result hands out is a copy (a part's lines, Reterra's community drawn). Bounded: `size` parts, the
 least recently used dropped first.
 """
 

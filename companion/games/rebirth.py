@@ -595,11 +595,27 @@ def _city_part(check: Checker, raw: Any, path: str, variant: str, seats: tuple[s
     return label, settle_city(size, tiles, seats, settling, path, label), tuple(settling.problems)
 
 
-def _lines_part(check: Checker, raw: dict, path: str, variant: str, won: tuple,
-                left: tuple) -> tuple[Line, ...]:
-    """A valid player's lines, given the cities they won and the tiles they left (kept per player
-    and cities, parts.py; the player's problems were said by their reading)."""
-    return tuple(_lines(variant, _read_player(Checker(), raw, path, variant), list(won), list(left)))
+@dataclass
+class _Read:
+    """A player's part (parts.py): their fields read, and their lines as worked out for the cities
+    they won and the tiles they left (the last few kept: the cities change less often than a field)."""
+
+    player: _Player
+    lines: dict[tuple, tuple[Line, ...]] = field(default_factory=dict)
+
+    def lines_for(self, variant: str, won: tuple, left: tuple) -> tuple[Line, ...]:
+        key = (won, left)
+        found = self.lines.get(key)
+        if found is None:
+            found = tuple(_lines(variant, self.player, list(won), list(left)))
+            if len(self.lines) >= 4:
+                self.lines.clear()
+            self.lines[key] = found
+        return found
+
+
+def _read_part(check: Checker, raw: dict, path: str, variant: str) -> _Read:
+    return _Read(_read_player(check, raw, path, variant))
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
@@ -608,12 +624,11 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     autosave that changed one player reads that player alone."""
     variant = doc["variant"]
     _known(check, doc, VARIANT_TABLE_KEYS, COMMON_TABLE_KEYS, variant, "")
-    players: dict[str, _Player] = {}
-    own: dict[str, dict] = {}
+    read: dict[str, _Read] = {}
     for i, (name, raw) in enumerate(zip(names, doc["players"], strict=True)):
         if isinstance(raw, dict):
-            players[name] = PARTS.part(_read_player, check, raw, join("players", i), variant)
-            own[name] = raw
+            read[name] = PARTS.part(_read_part, check, raw, join("players", i), variant)
+    players = {name: part.player for name, part in read.items()}
 
     seats = tuple(names)
     cities = []
@@ -637,10 +652,9 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     if not check.ok:
         return None
 
-    scores = [PlayerScore(n, [Line(ln.key, ln.points, ln.detail) for ln in  # each result its own lines
-                              PARTS.part(_lines_part, check, own[n], join("players", i), variant,
-                                         tuple(won[n]), tuple(left[n]))])
-              for i, n in enumerate(names)]
+    scores = [PlayerScore(n, [Line(ln.key, ln.points, ln.detail)  # each result its own lines
+                              for ln in read[n].lines_for(variant, tuple(won[n]), tuple(left[n]))])
+              for n in names]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
 
