@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bench.bench_revive import documents as revive_documents
-from bench.common import interleaved, per_second, report, report_both
+from bench.common import interleaved, report_both
 from companion import games, pdf
 
 NAMES = ("Maëlle", "Yanis", "Zoë Ødegård", "李小龍")
@@ -84,10 +84,10 @@ def main(seconds: float = 6.0, rounds: int = 5) -> list[dict]:
             print(f"  {1000 / rates[2]:.0f} ms de CPU par feuille ({1000 / rates[0]:.0f} ms au mur), "
                   f"{size / 1024:.0f} Kio ; page minimale : {1000 / rates[3]:.0f} ms de CPU ; "
                   f"objectif <= 1000 ms de CPU : {'atteint' if rates[2] >= 1 else 'MANQUÉ'}")
-    pad = per_second(lambda: pdf._pad.__wrapped__("rebirth", "ireland", "fr"), seconds=2.0)
-    floor = per_second(minimal, seconds=2.0)
-    print(f"feuille vierge Rebirth Irlande : {1000 / pad:.0f} ms")
-    results.append(report("feuille vierge (Rebirth Irlande)", pad, "page WeasyPrint minimale", floor))
+    rates = interleaved(lambda: pdf._pad.__wrapped__("rebirth", "ireland", "fr"), minimal, seconds=seconds,
+                        rounds=rounds)
+    results.append(report_both("feuille vierge (Rebirth Irlande)", rates, "page WeasyPrint minimale"))
+    print(f"  {1000 / rates[2]:.0f} ms de CPU ({1000 / rates[0]:.0f} ms au mur)")
     return results
 
 

@@ -44,6 +44,8 @@ _UNSAFE = ("</script", "</style", "<!--", "<script")
 
 _LINK = re.compile(r'<link rel="stylesheet"(?P<media> media="[a-z]+")? href="(?P<url>(?P<prefix>[^"]*?)'
                    r'/static/(?P<file>[^"?]+)\?v=(?P<v>[0-9a-f]+))">')
+# every stylesheet or script a page names, by its token: the quick look of a later visit
+_REFERENCES = re.compile(rb'/static/[^"?]+\.(?:css|js)\?v=([0-9a-f]{%d})' % TOKEN)
 _SCRIPT = re.compile(r'<script src="(?P<url>(?P<prefix>[^"]*?)/static/(?P<file>[^"?]+)\?v=(?P<v>[0-9a-f]+))"'
                      r' defer></script>\n?')
 
@@ -151,11 +153,15 @@ def first_visit(response: Response) -> Response:
             or response.direct_passthrough or "Content-Encoding" in response.headers
             or "ETag" in response.headers):
         return response
-    html = response.get_data(as_text=True)
-    if "/static/" not in html:
+    data = response.get_data()
+    files = _REFERENCES.findall(data)  # a later visit pays this scan alone (~40 µs for 130 KB)
+    if not files:
         return response
     response.vary.add("Cookie")  # the same URL is another body for a phone that holds the files
-    done = rewrite(html, held(request.cookies.get(COOKIE)), (request.script_root or "") + "/")
+    holds = held(request.cookies.get(COOKIE))
+    if all(token.decode() in holds for token in files):
+        return response
+    done = rewrite(data.decode("utf-8"), holds, (request.script_root or "") + "/")
     if done is None:
         return response
     page, scripts, styles, _cookie = done

@@ -101,3 +101,12 @@ def test_no_other_page_or_answer_is_touched(client):
     assert css.mimetype == "text/css" and "<script" not in css.get_data(as_text=True)
     api = client.get("/api/v1/games")
     assert api.mimetype == "application/json" and api.headers["Content-Security-Policy"] == security.CSP
+
+
+def test_every_stylesheet_and_script_can_go_inside_a_page():
+    """A file holding a closing tag or a comment opener would keep its link on a first visit (and
+    its round trip): none does."""
+    from companion.inline import inlinable
+
+    files = [p for p in (ROOT / "static").rglob("*") if p.suffix in (".css", ".js")]
+    assert files and [p.name for p in files if not inlinable(served(p.relative_to(ROOT / "static").as_posix()))] == []
