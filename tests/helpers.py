@@ -80,6 +80,12 @@ def foreign_inline(response) -> list[str]:
     return found
 
 
+def markup(html: str) -> str:
+    """A page without the content of its inline scripts and styles (a first visit's own files,
+    companion/inline.py): what its markup says, not what its stylesheet or scripts mention."""
+    return _INLINE.sub(lambda m: f"<{m[1]}{m[2]}></{m[1]}>", html)
+
+
 def holding_files(client, url: str = "/") -> str:
     """The client made a phone that holds the app's stylesheets and scripts (a later visit): the
     cookie a first visit of `url` tells its page to write once it has fetched them. Its value."""
