@@ -3,9 +3,11 @@ document rendered in the same process and run (the floor: WeasyPrint's own fixed
 
 Run:
 `.venv/bin/python -m bench.bench_pdf` (about a minute); `--profile`: where a fresh sheet's CPU goes
-(its phases, and WeasyPrint's parts and the libraries it calls, from a profile). Each filled sheet is measured in short
-slices taken in turn with the floor's, in CPU time beside wall time, as the app renders it and as it
-rendered it before issue 33 (its stylesheet and fonts read at every sheet). Sheets: a 4-player
+(its phases, and WeasyPrint's parts and the libraries it calls, from a profile). Each filled sheet
+is measured in short slices taken in turn with the floor's, in CPU time beside wall time, as the app
+renders it now (the "what would I have needed" lines searched once per stored version, as the
+results page keeps them), and as it rendered it before issue 33 (its stylesheet and fonts read at
+every sheet, the search made again). Sheets: a 4-player
 Revive + Call of the Abyss game with every field filled, a 4-player Reterra game scored from four
 grids (four community drawings), and the blank Rebirth Irlande pad rendered afresh (its per-process
 cache bypassed).
@@ -48,7 +50,8 @@ def minimal() -> bytes:
 def unshared(template: str, context: dict) -> bytes:
     """A sheet rendered as before issue 33 (the reference beside the floor): the page links its
     stylesheet, which WeasyPrint parses again with a new font configuration (its three fonts loaded
-    again), the collector running."""
+    again), the collector running; its `context` made for it (`_sheet_context`, the search for
+    what each player would have needed included)."""
     from weasyprint import HTML
 
     from companion.pdf.fetcher import StaticFetcher
@@ -70,13 +73,13 @@ def main(seconds: float = 6.0, rounds: int = 5) -> list[dict]:
     results = []
     for label, doc in (("Revive + Abysses, 4 joueurs", revive_doc()), ("Reterra, 4 grilles", reterra_doc())):
         result = games.score(doc)
-        context = pdf._sheet_context(doc, result, COLOURS, day)
+        needs = games.needs(doc, result)  # as the app keeps it per stored version (score_cache.needed_of)
 
-        def sheet(doc=doc, result=result) -> bytes:
-            return pdf.sheet_from_result(doc, result, colours=COLOURS, date=day)
+        def sheet(doc=doc, result=result, needs=needs) -> bytes:
+            return pdf.sheet_from_result(doc, result, colours=COLOURS, date=day, needs=needs)
 
-        def before(context=context) -> bytes:
-            return unshared("pdf/sheet.html", context)
+        def before(doc=doc, result=result) -> bytes:
+            return unshared("pdf/sheet.html", pdf._sheet_context(doc, result, COLOURS, day))
 
         size = len(sheet())
         for name, fn in (("avant (feuille de style relue)", before), ("maintenant", sheet)):
@@ -122,12 +125,17 @@ def profile(rounds: int = 5) -> None:
     day = dt.date(2026, 11, 22)
     for label, doc in (("Revive + Abysses, 4 joueurs", revive_doc()), ("Reterra, 4 grilles", reterra_doc())):
         result = games.score(doc)
+        needs = games.needs(doc, result)
         pdf.sheet_from_result(doc, result, colours=COLOURS, date=day)  # warm: fonts, stylesheet, caches
         phases: dict[str, list[float]] = {}
         for _ in range(rounds):
+            start = time.process_time()
+            games.needs(doc, result)
+            phases.setdefault("(what each would have needed, searched: kept per stored version)", []).append(
+                1000 * (time.process_time() - start))
             marks = [time.process_time()]
             with pdf._rendering():
-                context = pdf._sheet_context(doc, result, COLOURS, day)
+                context = pdf._sheet_context(doc, result, COLOURS, day, needs=needs)
                 marks.append(time.process_time())
                 html = pdf._html("pdf/sheet.html", compact=0, **context)
                 marks.append(time.process_time())
@@ -142,14 +150,15 @@ def profile(rounds: int = 5) -> None:
                                    "HTML parsed (tinyhtml5)", "render: styles and layout",
                                    "write_pdf: drawing, fonts subset, PDF"), marks, marks[1:], strict=False):
                 phases.setdefault(name, []).append(1000 * (b - a))
-        total = statistics.median(sum(v) for v in zip(*phases.values(), strict=True))
-        print(f"\n{label}: {total:.0f} ms of CPU per sheet (median of {rounds}; one page, no retry)")
+        total = statistics.median(sum(v) for v in zip(*list(phases.values())[1:], strict=True))
+        print(f"\n{label}: {total:.0f} ms of CPU per sheet (median of {rounds}; one page, no retry; "
+              "the search apart)")
         for name, values in phases.items():
             print(f"  {name}: {statistics.median(values):.0f} ms ({min(values):.0f}-{max(values):.0f})")
         prof = cProfile.Profile()
         prof.enable()
         for _ in range(rounds):
-            pdf.sheet_from_result(doc, result, colours=COLOURS, date=day)
+            pdf.sheet_from_result(doc, result, colours=COLOURS, date=day, needs=needs)
         prof.disable()
         stats = pstats.Stats(prof).stats
         own: dict[str, float] = {}
