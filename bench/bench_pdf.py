@@ -107,7 +107,8 @@ PARTS = (("weasyprint/css", "WeasyPrint: styles (cascade, computed values)"),
          ("pydyf", "pydyf (the PDF written)"), ("fontTools", "fontTools (fonts subset)"),
          ("tinycss2", "tinycss2 (CSS parsed)"), ("cssselect2", "cssselect2 (selectors matched)"),
          ("tinyhtml5", "tinyhtml5 (HTML parsed)"), ("html5lib", "html5lib (HTML parsed)"),
-         ("cffi", "cffi"), ("jinja2", "Jinja (the sheet's HTML)"), ("companion", "companion (context, drawings)"))
+         ("cffi", "cffi"), ("jinja2", "Jinja (the sheet's HTML)"),
+         ("companion", "companion (context, drawings)"))
 
 
 def profile(rounds: int = 5) -> None:
@@ -165,7 +166,8 @@ def profile(rounds: int = 5) -> None:
         for (filename, _line, _name), (_cc, _nc, tottime, _ct, _callers) in stats.items():
             path = filename.replace("\\", "/")
             part = next((title for key, title in PARTS if f"/{key}/" in path or f"/{key}." in path),
-                        "C code called directly (Python's own, built-ins)" if filename == "~" else "other Python")
+                        "C code called directly (Python's own, built-ins)" if filename == "~"
+                        else "other Python")
             own[part] = own.get(part, 0.0) + tottime
         whole = sum(own.values())
         print(f"  profiled ({rounds} sheets, profiler's overhead included), each function's own time:")

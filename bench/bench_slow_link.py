@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         if wanted == "gzip":
             first = statistics.median(s["edit page"][0] for s in runs[case])
             later = statistics.median(s["edit page"][1] for s in runs[case])
-            verdict.append(f"edit page over gzip: first visit <= 1.3 s: {'met' if first <= 1.3 else 'NOT met'}; "
+            verdict.append("edit page over gzip: first visit <= 1.3 s: "
+                           f"{'met' if first <= 1.3 else 'NOT met'}; "
                            f"later visit <= 0.8 s: {'met' if later <= 0.8 else 'NOT met'}")
     print("\n" + "\n".join(verdict))
     return 0

@@ -62,8 +62,8 @@ def interleaved(fn: Callable[[], object], floor: Callable[[], object], seconds: 
             runs[k] += n
             this.append((spent / n, max(spent_cpu, 1e-9) / n))
         each.append((this[0][0] / this[1][0], this[0][1] / this[1][1]))
-    return Rates((runs[0] / wall[0], runs[1] / wall[1], runs[0] / max(cpu[0], 1e-9), runs[1] / max(cpu[1], 1e-9)),
-                 each)
+    return Rates((runs[0] / wall[0], runs[1] / wall[1], runs[0] / max(cpu[0], 1e-9),
+                  runs[1] / max(cpu[1], 1e-9)), each)
 
 
 def spread(values: list[float]) -> str:

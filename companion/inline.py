@@ -138,7 +138,8 @@ def rewrite(html: str, holds: set[str], root: str) -> tuple[str, list[str], list
         end = page.rfind("</body>")
     tail = []
     for match, found in moved:
-        tail.append(f'<script src="{match["url"]}"></script>' if found is None else f"<script>{found.text}</script>")
+        tail.append(f'<script src="{match["url"]}"></script>' if found is None
+                    else f"<script>{found.text}</script>")
     cookie = ".".join(sorted((holds & current_tokens()) | {token for token, _ in lacking}))
     urls = " ".join(dict.fromkeys(url for _, url in lacking))
     tail.append(f'<script data-warm="{escape(urls)}" data-cookie="{cookie}" data-path="{escape(root)}">'

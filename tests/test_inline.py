@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from helpers import create_game, foreign_inline, holding_files
-
 from companion import security
 from companion.lean import lean
+from helpers import create_game, foreign_inline, holding_files
 
 ROOT = Path(__file__).resolve().parent.parent
-LINKED = re.compile(r'<(?:link rel="stylesheet"(?: media="print")? href|script src)="/static/([^"?]+)\?v=([0-9a-f]{12})"')
+LINKED = re.compile(r'<(?:link rel="stylesheet"(?: media="print")? href|script src)'
+                    r'="/static/([^"?]+)\?v=([0-9a-f]{12})"')
 
 
 def served(name: str) -> str:
@@ -25,7 +25,8 @@ def scripts_in_order(html: str) -> list[str]:
     by_text = {served(f"js/{p.relative_to(ROOT / 'static' / 'js').as_posix()}"): p.name
                for p in (ROOT / "static" / "js").rglob("*.js")}
     out = []
-    for src, text in re.findall(r'<script(?: src="/static/js/([^"?]+)\?v=\w+")?[^>]*>(.*?)</script>', html, re.S):
+    scripts = re.findall(r'<script(?: src="/static/js/([^"?]+)\?v=\w+")?[^>]*>(.*?)</script>', html, re.S)
+    for src, text in scripts:
         out.append(src.rsplit("/", 1)[-1] if src else by_text[text])
     return out
 
@@ -62,7 +63,8 @@ def test_the_cookie_written_after_a_first_visit_brings_the_links_back(client):
     client.set_cookie("assets", cookie)
     later = client.get(f"/g/{token}/")
     html = later.get_data(as_text=True)
-    assert "<style" not in html and not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)  # as the templates write it
+    # as the templates write it
+    assert "<style" not in html and not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
     assert len(LINKED.findall(html)) == 10 and html.count(" defer></script>") == 8
     assert later.headers["Content-Security-Policy"] == security.CSP
     assert "Cookie" in later.headers["Vary"]
@@ -109,4 +111,5 @@ def test_every_stylesheet_and_script_can_go_inside_a_page():
     from companion.inline import inlinable
 
     files = [p for p in (ROOT / "static").rglob("*") if p.suffix in (".css", ".js")]
-    assert files and [p.name for p in files if not inlinable(served(p.relative_to(ROOT / "static").as_posix()))] == []
+    kept = [p.name for p in files if not inlinable(served(p.relative_to(ROOT / "static").as_posix()))]
+    assert files and kept == []

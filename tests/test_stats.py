@@ -4,18 +4,18 @@ history's latest 100), figures a player can check by hand, charts drawn on the s
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from datetime import timedelta
 from html import unescape
+from pathlib import Path
 
 import pytest
 from played import HOSTILE, START, device_of, revive, store_games
 
 from companion import charts, games, store
-from companion.lean import lean
 from companion import stats as statistics
 from companion.extensions import db
 from companion.history import HISTORY_LIMIT
+from companion.lean import lean
 from companion.models import GameRecord
 from conftest import load_example
 from helpers import foreign_inline, holding_files
