@@ -12,6 +12,7 @@ import brotli
 import pytest
 
 from companion.lean import lean
+from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "static" / "js").rglob("*.js"))
@@ -128,6 +129,7 @@ def test_leaning_keeps_every_token_of_code_and_every_literal(path):
 
 
 def test_phones_get_the_lean_files_a_third_lighter(client):
+    holding_files(client, "/nouvelle?game=revive&variant=abyss")  # their links (a later visit)
     page = client.get("/nouvelle?game=revive&variant=abyss").get_data(as_text=True)
     links = re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css)\?v=\w+)"', page)
     assert any("autosave.js" in link for link in links) and any("app.css" in link for link in links)
