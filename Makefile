@@ -96,7 +96,7 @@ test: install chromium zbar postgresql nginx lint
 bench: install
 	@for b in bench/bench_*.py; do $(BIN)/python -m bench.$$(basename $$b .py); done
 
-# A few minutes: gunicorn under Locust on loopback, SQLite then PostgreSQL (README, "Under load").
+# A few minutes: gunicorn under Locust on loopback, SQLite then PostgreSQL (docs/benchmarks.md, "Under load").
 load: install postgresql
 	$(BIN)/python -m bench.load
 

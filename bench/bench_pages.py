@@ -20,7 +20,7 @@ from pathlib import Path
 from flask import Flask
 
 from bench.bench_revive import documents
-from bench.common import interleaved, per_second, report_both
+from bench.common import interleaved, report_both
 
 
 def trivial_route():
@@ -29,10 +29,6 @@ def trivial_route():
     app.add_url_rule("/", "index", lambda: "ok")
     client = app.test_client()
     return lambda: client.get("/")
-
-
-def trivial_floor(seconds: float = 1.0) -> float:
-    return per_second(trivial_route(), seconds)
 
 
 def form_fields(doc: dict, version: int) -> dict:
@@ -106,6 +102,11 @@ def main(only: str | None = None) -> list[dict]:
         return client.get(f"/g/{token}/resultats")
 
     client.get(f"/g/{token}/sheet.pdf")  # drawn once: then read from the sheet cache
+    # A phone that holds the stylesheets and scripts (every visit after its first, companion/inline.py);
+    # `newcomer` is one that does not: its page carries them inside.
+    first_visit = client.get(f"/g/{token}/").get_data(as_text=True)
+    client.set_cookie("assets", re.search(r'data-cookie="([0-9a-f.]+)"', first_visit).group(1))
+    newcomer = app.test_client()
 
     # The floor: the app's own trivial route, served the same way (its hooks: session, security
     # headers, limits, compression), as in bench/load.py and the issue's figures.
@@ -119,6 +120,11 @@ def main(only: str | None = None) -> list[dict]:
                       # as a phone asks for it: compressed (brotli over HTTPS, gzip over HTTP)
                       ("page de saisie, brotli (GET, HTTPS)", lambda: client.get(f"/g/{token}/", headers=br)),
                       ("page de saisie, gzip (GET, HTTP)", lambda: client.get(f"/g/{token}/", headers=gz)),
+                      # a phone's first visit: the page with its stylesheets and scripts inside
+                      ("page de saisie, première visite, gzip (GET, HTTP)",
+                       lambda: newcomer.get(f"/g/{token}/", headers=gz)),
+                      ("page de saisie, première visite, brotli (GET, HTTPS)",
+                       lambda: newcomer.get(f"/g/{token}/", headers=br)),
                       # a shape's first page (a new game, a row added): its skeleton drawn, with the form
                       ("page de saisie d'une nouvelle forme (GET, squelette dessiné)", edit_drawn),
                       ("enregistrement automatique (POST)", autosave),
@@ -133,7 +139,7 @@ def main(only: str | None = None) -> list[dict]:
                       ("feuille PDF en cache (GET)", lambda: client.get(f"/g/{token}/sheet.pdf"))):
         if only and only not in label:
             continue
-        results.append(report_both(f"play {label}, 4 joueurs", interleaved(fn, floor),
+        results.append(report_both(f"play {label}, 4 joueurs", interleaved(fn, floor, rounds=10),
                                    "route triviale de l'application"))
     return results if only else results + parts(app, token, doc)
 
@@ -150,7 +156,7 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     from werkzeug.datastructures import MultiDict
 
     from companion import forms, games, store
-    from companion.forms import direct
+    from companion.saving import service, wire
 
     client = app.test_client()
     def floor():
@@ -160,16 +166,14 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     sc = forms.screens("revive")
     out = []
     with app.test_request_context("/"):
-        posted = MultiDict(list(forms.stored(sc, doc).values.items()))
+        posted = MultiDict(list(sc.texts(doc).values.items()))
         record = store.by_edit_token(token)
 
-        view = forms.stored(sc, doc)
-        spec = direct.leaves_of(sc, view)
+        fields = sc.fields
+        save = wire.Save({"players-0-track": (str(doc["players"][0].get("track", "")), "42")})
 
-        def laid():
-            value, message = direct.read(spec["players-0-track"], "42")
-            document = direct.lay_on(view.document, {"players-0-track": value}, spec)
-            return direct.check(sc, document, {}, view.paths)
+        def laid():  # issue 29: the one path: merged on the stored texts, read by the spec, checked
+            return service.laid(fields, doc, save, fields.texts(doc))
 
         def write():
             record.version = store.save(record, record.document, record.version).version
@@ -177,11 +181,11 @@ def parts(app, token: str, doc: dict) -> list[dict]:
         for label, fn in (
                 ("formulaire WTForms d'une partie enregistrée", lambda: sc.form(doc)),
                 ("formulaire WTForms des valeurs envoyées", lambda: sc.form(doc, formdata=posted)),
-                ("formulaire des valeurs envoyées, validé, mis en document et compté",
-                 lambda: forms.check(sc, doc, sc.form(doc, formdata=posted))),
                 ("moteur seul", lambda: games.score(doc)),
-                # issue 21: one field laid on the stored document and checked by the engine, no form
-                ("un champ posé sur le document, vérifié par le moteur (sans formulaire)", laid),
+                ("textes de la partie enregistrée (spec)", lambda: fields.texts(doc)),
+                ("document lu des textes (spec)", lambda: fields.read(doc, posted)),
+                # issue 29: one field merged on the stored texts, read by the spec, checked by the engine
+                ("un champ fusionné, lu par la spec et vérifié par le moteur (sans formulaire)", laid),
                 (f"gzip (niveau 6) de la page de saisie, {len(page) // 1000} Ko : "
                  f"{len(gzip.compress(page, 6)) / 1000:.1f} Ko", lambda: gzip.compress(page, 6)),
                 (f"brotli (niveau 3) de la page de saisie : "

@@ -187,6 +187,8 @@ def race(base_url: str, rng: random.Random) -> dict:
 def main() -> None:
     import logging
 
+    from bench.common import spread
+
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one line per request otherwise
     races = int(os.environ.get("RACES", "200"))
     folder = Path(tempfile.mkdtemp(prefix="companion-races-"))
@@ -206,28 +208,38 @@ def main() -> None:
     floor_app = Flask("floor")
     floor_app.add_url_rule("/", "index", lambda: "ok")
     floor_server, floor_url = serve(floor_app)
+    # The races in ROUNDS slices, each just after a slice of the floor (interleaved: a busy moment of
+    # the machine slows both alike); servers and phones run in this process, so its CPU time is
+    # the whole work of both sides. Each slice's ratio: its time per race ÷ the floor's per request.
+    rounds = max(3, int(os.environ.get("ROUNDS", "5")))
     try:
         floor_phone = Phone(floor_url)
-        start = time.perf_counter()
-        n = 0
-        while time.perf_counter() - start < 1.0 or n < 50:
-            floor_phone.request("/")
-            n += 1
-        floor = n / (time.perf_counter() - start)
         rng = random.Random(11)
         totals = {"conflicts": 0, "false_conflicts": 0, "lost": 0}
-        start = time.perf_counter()
-        for _ in range(races):
-            for key, value in race(url, rng).items():
-                totals[key] += value
-        rate = races / (time.perf_counter() - start)
+        walls, cpus, done, spent = [], [], 0, 0.0
+        for k in range(rounds):
+            n, start, cpu = 0, time.perf_counter(), time.process_time()
+            while time.perf_counter() - start < 0.3 or n < 20:
+                floor_phone.request("/")
+                n += 1
+            floor_wall, floor_cpu = (time.perf_counter() - start) / n, (time.process_time() - cpu) / n
+            count = races // rounds + (1 if k < races % rounds else 0)
+            start, cpu = time.perf_counter(), time.process_time()
+            for _ in range(count):
+                for key, value in race(url, rng).items():
+                    totals[key] += value
+            wall = time.perf_counter() - start
+            walls.append(wall / count / floor_wall)
+            cpus.append((time.process_time() - cpu) / count / floor_cpu)
+            done, spent = done + count, spent + wall
     finally:
         server.shutdown()
         floor_server.shutdown()
     print(f"two-phone races through the pages: {races} races, lost edits {totals['lost']}, "
           f"conflicts {totals['conflicts']} (false: {totals['false_conflicts']})")
-    print(f"races: {rate:,.1f}/s ; trivial Flask route over HTTP: {floor:,.0f}/s ; "
-          f"ratio (floor / measured): {floor / rate:,.0f} (a race: 1 new game, 3 page loads, 2-4 saves)")
+    print(f"races: {done / spent:,.1f}/s ; a race ÷ a trivial Flask route's request over HTTP, median of "
+          f"{rounds} interleaved slices (min-max): wall {spread(walls)}, CPU {spread(cpus)} "
+          "(a race: 1 new game, 3 page loads, 2-4 saves)")
     if totals["lost"]:
         raise SystemExit("lost edits: the save merge is broken")
 

@@ -65,33 +65,43 @@ def restore_once(text: bytes) -> tuple[float, float]:
     return wall, cpu
 
 
-def timed(fn, runs: int) -> tuple[float, float]:
-    """Best (wall, CPU) seconds of `runs` calls."""
-    best = (float("inf"), float("inf"))
-    for _ in range(runs):
-        start, cpu = time.perf_counter(), time.process_time()
-        fn()
-        best = min(best, (time.perf_counter() - start, time.process_time() - cpu))
-    return best
+def timed(fn) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call of `fn` (a restore returns its own)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out if isinstance(out, tuple) else (time.perf_counter() - start, time.process_time() - cpu)
 
 
-def main(n: int = 10_000) -> list[dict]:
+def main(n: int = 10_000, rounds: int = 3) -> list[dict]:
+    """`rounds` rounds (3 at least), each measuring the floor (`json.loads` of the file) just before
+    each candidate: every ratio is the median of the rounds' with their spread (min-max)."""
+    import statistics
+
+    from bench.common import MIN_ROUNDS, spread
     from companion import exchange
 
+    rounds = max(rounds, MIN_ROUNDS)
     text = export_text(club_export(n))
     assert len(json.loads(text)["games"]) == n
-    print(f"fichier : {len(text) / 1e6:.1f} Mo, {n} parties")
-    floor_wall, floor_cpu = timed(lambda: json.loads(text), 5)
-    print(f"json.loads du même fichier : {floor_wall:.3f} s ; CPU {floor_cpu:.3f} s (le plancher)")
+    print(f"fichier : {len(text) / 1e6:.1f} Mo, {n} parties ; {rounds} tours, le plancher (json.loads du "
+          "même fichier) mesuré juste avant chaque mesure")
+    names = ("lecture stricte et contrôle (exchange.parse)",
+             f"restauration par la page ({n} parties, CSRF, en arrière-plan)")
+    candidates = (lambda: exchange.parse(text), lambda: restore_once(text))
+    samples: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in names}
+    for _ in range(rounds):
+        for name, fn in zip(names, candidates, strict=True):
+            floor_wall, floor_cpu = timed(lambda: json.loads(text))
+            wall, cpu = timed(fn)
+            samples[name].append((wall, cpu, wall / floor_wall, cpu / floor_cpu))
     results = []
-    parsed = timed(lambda: exchange.parse(text), 2)
-    restored = min(restore_once(text) for _ in range(2))
-    for name, (wall, cpu) in (("lecture stricte et contrôle (exchange.parse)", parsed),
-                              (f"restauration par la page ({n} parties, CSRF, en arrière-plan)", restored)):
-        print(f"{name} : {wall:.2f} s ; CPU {cpu:.2f} s ; rapport au plancher : {wall / floor_wall:.1f}× "
-              f"(mur), {cpu / floor_cpu:.1f}× (CPU)")
-        results.append({"name": name, "wall": wall, "cpu": cpu, "ratio": wall / floor_wall,
-                        "cpu_ratio": cpu / floor_cpu})
+    for name in names:
+        walls, cpus = [s[0] for s in samples[name]], [s[1] for s in samples[name]]
+        ratios, cpu_ratios = [s[2] for s in samples[name]], [s[3] for s in samples[name]]
+        print(f"{name} : {statistics.median(walls):.2f} s ; CPU {statistics.median(cpus):.2f} s ; rapport au "
+              f"plancher, médiane (min-max) : {spread(ratios)}× (mur), {spread(cpu_ratios)}× (CPU)")
+        results.append({"name": name, "wall": statistics.median(walls), "cpu": statistics.median(cpus),
+                        "ratio": statistics.median(ratios), "cpu_ratio": statistics.median(cpu_ratios)})
     return results
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from bench.common import json_floor, per_second, report
+from bench.common import interleaved, report_both
 from companion import games
 
 
@@ -45,8 +45,9 @@ def main() -> list[dict]:
         result = games.score(doc)
         totals = ", ".join(f"{p.name} {p.total}" for p in result.players)
         print(f"{label} : {totals} ; {len(result.explanation)} phrase(s) de départage")
-        rate = per_second(lambda doc=doc: games.score(doc))
-        results.append(report(f"revive score ({label})", rate, "json.loads", json_floor(text)))
+        rates = interleaved(lambda doc=doc: games.score(doc), lambda text=text: json.loads(text),
+                            seconds=2.0, rounds=5)
+        results.append(report_both(f"revive score ({label})", rates, "json.loads"))
     return results
 
 

@@ -1,6 +1,6 @@
 """From `git clone` to the first page on a phone: how long a table waits (issue 20).
 
-`python -m bench.table_start` clones this repository (its committed HEAD) into a
+`.venv/bin/python -m bench.table_start` clones this repository (its committed HEAD) into a
 temporary folder, runs `make run` there as a new user would, waits for the banner, then opens the app
 in headless Chromium at 390×844 at 127.0.0.2 (a loopback address other than 127.0.0.1, standing for
 the network address the banner prints: this workplace's tests never contact the machine's other

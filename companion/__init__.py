@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+from .settings import ROOT  # the checkout (read by the app and its tests)
 
 
 def create_app(config: Mapping | None = None) -> Flask:
@@ -43,6 +43,7 @@ def create_app(config: Mapping | None = None) -> Flask:
         errors,
         formkeys,
         i18n_web,
+        inline,
         limits,
         links,
         logmask,
@@ -66,6 +67,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     security.init_app(app)
     static_cache.init_app(app)
     compress.init_app(app)
+    inline.init_app(app)  # after compress: Flask runs it first, on the page as rendered
     errors.init_app(app)
     links.init_app(app)
 

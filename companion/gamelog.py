@@ -47,11 +47,10 @@ def phone_of(device: str) -> str:
     return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
 
 
-def stored(steps, document: dict):
-    """The stored view of `document` as its page shows it (`.values`: field name -> text; `.same`
-    when it has it): the one call to the saving service's `Steps` (its views are kept per document
-    text, so the save's own are found again)."""
-    return steps.stored(document)
+def stored(fields, document: dict):
+    """The stored texts of `document` as its page shows them (`.values`: field name -> text; `.same`
+    when it has it): the one call to the game's fields (`saving.spec.Fields.texts`)."""
+    return fields.texts(document)
 
 
 def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) -> dict[str, list[str]]:
@@ -73,10 +72,9 @@ def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) 
 
 def record(out, *, document: dict, version: int, device: str | None, undo_of: int | None = None) -> None:
     """Log the save `out` (a `saving.service.Outcome`) when it stored a change. The stored values
-    before it are those of the view it was laid on (`out.before`), else of `document` (the game as
-    the save was handed it, at `version`) when it was laid on that version; after it, those of the
-    view it wrote (`out.view`, a save laid by the engine made them without a form), else of the
-    document stored. Written on the save's own connection, right after its commit (a save of a row
+    before it are those it was laid on (`out.before`), else of `document` (the game as the save was
+    handed it, at `version`) when it was laid on that version; after it, `out.after` (read once,
+    the answer reads the same). Written on the save's own connection, right after its commit (a save of a row
     laid by the engine builds no form: its stored values after it are only known once written).
     Never fails the save: a log that cannot be written is logged and left out."""
     if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
@@ -84,10 +82,10 @@ def record(out, *, document: dict, version: int, device: str | None, undo_of: in
     if out.before is not None:
         before = out.before.values
     elif out.laid_on == version:
-        before = stored(out.steps, document).values
+        before = stored(out.fields, document).values
     else:
         return
-    after = out.view if out.view is not None else stored(out.steps, out.record.document)
+    after = out.after  # the stored texts of the record now (read once, kept for the answer)
     changes = differences(before, after.values, getattr(after, "same", None))
     if not changes:
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Flask, Response, request
 
 CSP = "; ".join([
@@ -16,6 +18,18 @@ CSP = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+
+@lru_cache(maxsize=256)
+def policy(scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> str:
+    """CSP with the inline scripts and styles of a first visit allowed by their SHA-256 alone
+    ('sha256-…', `companion.inline`): nothing else inline runs, no 'unsafe-inline'."""
+    text = CSP
+    if scripts:
+        text = text.replace("script-src 'self'", "script-src 'self' " + " ".join(f"'{h}'" for h in scripts))
+    if styles:
+        text = text.replace("style-src 'self'", "style-src 'self' " + " ".join(f"'{h}'" for h in styles))
+    return text
 
 
 def add_headers(response: Response) -> Response:

@@ -12,7 +12,8 @@ second); a port another program holds is said in one line and the next free one 
 The address found is handed to the app (COMPANION_LAN_ADDRESS), so that a page opened on this
 machine at 127.0.0.1 still gives links and QR codes the phones can open (companion.links).
 
-`--dev` runs Flask's development server with its reloader instead (`make dev`), same banner.
+`--dev` runs Flask's development server with its reloader instead (`make dev`), same banner, printed
+once the app answers its own address (asked until it does, each probe bounded).
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import http.client
 import ipaddress
 import json
 import os
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,6 +46,10 @@ PORTS_TRIED = 20
 # A master killed outright leaves workers behind; they let go of the port within a second
 # (companion.workers), this is the bound `make run` waits for them before it takes another port.
 LETTING_GO_WITHIN = 45.0
+# `make dev`: how long the banner waits for the development server to answer its home page (a ceiling:
+# it comes as soon as the app answers), and how long one probe may wait for an answer.
+DEV_READY_WITHIN = 300.0
+PROBE_TIMEOUT = 5.0
 
 
 class Refused(Exception):
@@ -260,12 +267,58 @@ def _gunicorn(port: int, text: str, proxy: front.Front | None, bind: str) -> Non
     TableServer("%(prog)s [OPTIONS] [APP_MODULE]").run()
 
 
-def _flask_dev(host: str, port: int, text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    os.chdir(ROOT)
-    os.execv(sys.executable, [sys.executable, "-m", "flask", "--app", "companion", "--debug", "run",  # noqa: S606
-                              "--host", host, "--port", str(port)])
+def answers(host: str, port: int, timeout: float) -> bool:
+    """True once the app at host:port gives an HTTP answer to its home page (whatever its status: a
+    500 is the app answering, its traceback in the terminal). Straight to the socket, never through
+    a proxy the environment names."""
+    connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        connection.request("GET", "/")
+        connection.getresponse().read()
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
+    return True
+
+
+def wait_until_answering(host: str, port: int, server: subprocess.Popen, within: float,
+                         every: float = 0.25) -> bool:
+    """Asks the app until it answers (True), the server exits or `within` seconds pass (False). A
+    probe waits at most PROBE_TIMEOUT (a server that accepted but is still loading the app); between
+    two probes, the server's exit is what is waited for."""
+    deadline = time.monotonic() + within
+    while server.poll() is None and (left := deadline - time.monotonic()) > 0:
+        if answers(host, port, min(PROBE_TIMEOUT, left)):
+            return True
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(timeout=max(0.0, min(every, deadline - time.monotonic())))
+    return False
+
+
+def _flask_dev(host: str, port: int, text: str, within: float = DEV_READY_WITHIN) -> int:
+    """Flask's development server (reloader, debugger) in a child process; the banner once the app
+    answers on its own address, not when the server starts (importing the app and its first page take
+    long on a busy machine: a phone opening the address earlier would find nothing)."""
+    server = subprocess.Popen([sys.executable, "-m", "flask", "--app", "companion", "--debug", "run",  # noqa: S603
+                               "--host", host, "--port", str(port)], cwd=ROOT)
+    signal.signal(signal.SIGTERM, lambda *_: server.terminate())
+    local = "127.0.0.1" if ipaddress.ip_address(host).is_unspecified else host
+    try:
+        if wait_until_answering(local, port, server, within):
+            sys.stdout.write(text)
+        elif server.poll() is None:
+            sys.stdout.write(_("Le serveur de développement ne répond pas encore après {seconds} s "
+                               "({url}) : il démarre toujours, ou une erreur est affichée plus haut.",
+                               seconds=round(within), url=lan.url(local, port)) + "\n")
+        sys.stdout.flush()
+        return server.wait()
+    except KeyboardInterrupt:  # Ctrl+C reached the server too (the terminal's whole process group)
+        try:
+            return server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            return server.wait()
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -299,8 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ["COMPANION_LAN_ADDRESS"] = phones[0].address if phones else ""
         text = banner(args.host, port, phones)
         if args.dev:
-            _flask_dev(args.host, port, text)
-            return 0
+            return _flask_dev(args.host, port, text)
         proxy, bind = proxied(args.host, port)
     _gunicorn(port, text, proxy, bind)
     return 0

@@ -6,6 +6,9 @@ import os
 import secrets
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: templates/, static/, migrations/, instance/
+STATIC = ROOT / "static"  # the app's own files: the only folder a sheet may read from
+
 # A game document is a few kilobytes; this leaves room for a generously indented one (300 KB).
 MAX_DOCUMENT_BYTES = 384 * 1024
 # The largest body any view takes: a restored export file (a club's 5,000 games are about 10 MB).

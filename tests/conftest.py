@@ -167,42 +167,38 @@ def screenshot(page, name: str) -> Path:
 # ------------------------------------------------------------------ a stand-in game
 
 
-def _dice_score(doc, names, check):
-    """A tiny game for testing the shell without any real engine: points + a tie-break on sixes."""
-    from companion.games import core
+@pytest.fixture
+def dice(monkeypatch):
+    """Register the stand-in game "dice" (2-4 players) for the duration of a test, by step 1 of
+    "Adding a fourth game" (docs/architecture.md): its rules module, `tests/plugins/dice/rules.py`
+    (a `GAME` with its `score`, and `HOOKS`), put in the registries `_MODULES` fills."""
+    from plugins.dice import rules
 
-    check.known(doc, {"game", "variant", "players"}, "")
-    scores = []
-    sixes = {}
-    for i, (name, player) in enumerate(zip(names, doc["players"], strict=False)):
-        path = core.join("players", i)
-        check.known(player, {"name", "points", "sixes"}, path)
-        points = check.integer(player, "points", path, 0, 100)
-        sixes[name] = check.integer(player, "sixes", path, 0, 10)
-        scores.append(core.PlayerScore(name, [core.Line("points", points, str(points))]))
-    if not check.ok:
-        return None
-    return core.finish("dice", doc["variant"], scores, [core.by_value(lambda n: sixes[n], "six obtenus")])
+    from companion import games
 
-
+    monkeypatch.setitem(games.GAMES, "dice", rules.GAME)
+    monkeypatch.setitem(games.HOOKS, "dice", rules.HOOKS)
+    return rules.GAME
 
 
 @pytest.fixture
-def dice(monkeypatch):
-    """Register the stand-in game "dice" (2-4 players) for the duration of a test, by the steps a
-    fourth game takes (docs/architecture.md, "Adding a fourth game"): a `GAME` with its `score`, and
-    its `HOOKS` (dice needs none: every default), put in the registries `_MODULES` fills."""
-    from companion import games
-    from companion.games.core import Category, Game
+def dice_screens(dice, app, monkeypatch):
+    """Step 2 for "dice": its screens, `tests/plugins/dice/forms.py`, found where the app looks for a
+    game's (`companion.forms.dice`), and its page, `tests/plugins/dice/templates/play/dice.html`."""
+    import sys
 
-    class DiceHooks(games.Hooks):
-        pass
+    import jinja2
+    from plugins.dice import forms as dice_forms
 
-    game = Game(id="dice", label="Dés", variants={"base": "Base"}, min_players=2, max_players=4,
-                categories=(Category("points", "Points", "somme des dés"),), score=_dice_score)
-    monkeypatch.setitem(games.GAMES, "dice", game)
-    monkeypatch.setitem(games.HOOKS, "dice", DiceHooks())
-    return game
+    from companion import forms
+
+    monkeypatch.setitem(sys.modules, "companion.forms.dice", dice_forms)
+    templates = str(Path(__file__).parent / "plugins" / "dice" / "templates")
+    monkeypatch.setattr(app.jinja_env, "loader", jinja2.ChoiceLoader([app.jinja_env.loader,
+                                                                      jinja2.FileSystemLoader(templates)]))
+    forms.end_state_class.cache_clear()
+    yield forms.screens("dice")
+    forms.end_state_class.cache_clear()
 
 
 # ------------------------------------------------------------------ PostgreSQL

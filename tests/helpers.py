@@ -47,6 +47,54 @@ def stored(app, token: str) -> GameRecord:
         return rec
 
 
+_INLINE = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1>", re.S)
+
+
+def foreign_inline(response) -> list[str]:
+    """The inline scripts and styles of a page that are not the app's own files allowed by this
+    response's CSP: each inline `<script>` or `<style>` (a first visit's, companion/inline.py) must
+    hold exactly a file of static/ as served (companion/lean.py), its SHA-256 named in the policy's
+    script-src or style-src, and no 'unsafe-inline'. Empty when the page is safe."""
+    import base64
+    import hashlib
+    from pathlib import Path
+
+    from companion.lean import lean
+
+    static = Path(__file__).resolve().parent.parent / "static"
+    own = {lean(f.read_bytes(), "text/css" if f.suffix == ".css" else "text/javascript")
+           for f in static.rglob("*") if f.suffix in (".css", ".js")}
+    csp = response.headers["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    found = []
+    if "unsafe-inline" in csp:
+        found.append("'unsafe-inline' in the policy")
+    html = response.get_data(as_text=True)
+    for kind, attributes, text in _INLINE.findall(html):
+        if kind == "script" and re.search(r"\bsrc=", attributes):
+            continue
+        data = text.encode()
+        digest = "'sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode() + "'"
+        if data not in own or digest not in directives[f"{kind}-src"].split():
+            found.append(f"<{kind}{attributes}>{text[:60]}")
+    return found
+
+
+def markup(html: str) -> str:
+    """A page without the content of its inline scripts and styles (a first visit's own files,
+    companion/inline.py): what its markup says, not what its stylesheet or scripts mention."""
+    return _INLINE.sub(lambda m: f"<{m[1]}{m[2]}></{m[1]}>", html)
+
+
+def holding_files(client, url: str = "/") -> str:
+    """The client made a phone that holds the app's stylesheets and scripts (a later visit): the
+    cookie a first visit of `url` tells its page to write once it has fetched them. Its value."""
+    html = client.get(url).get_data(as_text=True)
+    value = re.search(r'data-cookie="([0-9a-f.]*)"', html).group(1)
+    client.set_cookie("assets", value)
+    return value
+
+
 def error_beside(html: str, field: str) -> str:
     """The message the page shows beside a field (its `e-<field>` element)."""
     match = re.search(rf'<p class="field-error" id="e-{re.escape(field)}"[^>]*>(.*?)</p>', html, re.S)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from datetime import datetime, timedelta
 from urllib.parse import urlparse
 
 import pytest
@@ -662,3 +663,50 @@ def test_a_draft_kept_before_the_upgrade_is_sent_and_kept_but_its_typo(phone, li
     expect(phone.locator("#e-players-0-resources-crystals")).to_have_text("doit être entre 0 et 3")
     player = stored_document(live_server, url)["players"][0]
     assert (player["track"], player["progress"]) == (88, 12) and "resources" not in player
+
+
+def test_a_tap_is_sent_at_once_and_typing_after_a_short_pause(phone, live_server):
+    """Totals follow a tap at once (issue 33): a stepper's + sends its save without the autosave's
+    delay, and the answer brings the total; typed digits wait for it, so a number is sent whole. The
+    page's clock is held still: what is sent is told by the page's own timers, never by how fast
+    this machine is."""
+    new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    settled(phone)
+    sent = []
+    phone.on("request", lambda r: sent.append(r.url) if r.url.endswith("/save") else None)
+    queue = "document.querySelector('form[data-save-queue]').dataset.saveQueue"
+    phone.clock.install()
+    phone.clock.pause_at(datetime.now() + timedelta(hours=1))  # no timer fires but by run_for
+    phone.locator('#f-players-0-ports button[data-step="1"]').tap()  # the stepper's +
+    assert phone.evaluate(queue) != "waiting"  # on its way, no timer run: sent at once
+    saved(phone)
+    assert len(sent) == 1
+    expect(phone.locator(".steps-list .seat-total").first).to_have_text("1")  # the answer's total
+    phone.locator('[name="players-0-track"]').tap()
+    phone.keyboard.type("4")
+    phone.clock.run_for(1)
+    assert phone.evaluate(queue) == "waiting"  # a digit waits for the next one
+    phone.keyboard.type("2")
+    phone.clock.run_for(2000)
+    saved(phone)
+    assert len(sent) == 2  # "42" sent once, whole
+    expect(phone.locator(".steps-list .seat-total").first).to_have_text("43")
+
+
+def test_a_box_tapped_while_a_save_is_on_its_way_is_sent_by_its_answer(phone, live_server):
+    """One save at a time: taps made while one is on its way are not lost, and go with its answer
+    (the stored game has every one of them once the page says it is saved)."""
+    url = new_game(phone, "rebirth", "scotland", NAMES)
+    show_player(phone, 0)
+    settled(phone)
+    plus = phone.locator('#f-players-0-castles button[data-step="1"]')
+    for _ in range(3):
+        plus.tap()
+    phone.locator('#f-players-0-ports button[data-step="1"]').tap()
+    settled(phone)
+    saved(phone)
+    player = stored_document(live_server, url)["players"][0]
+    assert (player["castles"], player["ports"]) == (3, 1)
+    expect(phone.locator(".steps-list .seat-total").first).to_have_text("16")
+

@@ -215,7 +215,7 @@ def test_inputs_written_directly_are_those_wtforms_would_write():
 def test_values_are_escaped_as_jinja_escapes_them():
     from markupsafe import Markup, escape
 
-    from companion.forms.html import _e
+    from companion.forms.html import esc
 
     for value in (HOSTILE, "l'été & « ça »", "", Markup("<b>déjà sûr</b>"), 12, None):
-        assert _e(value) == escape(value)
+        assert esc(value) == escape(value)

@@ -45,6 +45,18 @@ def test_real_names_are_accepted(name):
     assert name_problem(name) is None
 
 
+def test_a_name_looked_at_once_is_said_in_each_language():
+    """name_problem keeps what it found per name and language (every autosave checks the names)."""
+    from companion.games import i18n
+
+    bad = "Ana\u202e"
+    assert "inverse le sens" in name_problem(bad)
+    with i18n.using("en"):
+        english = name_problem(bad)
+    assert "inverse" not in english and "U+202E" in english
+    assert "inverse le sens" in name_problem(bad)
+
+
 def revive(name: str) -> dict:
     doc = load_example("revive-abyss.json")
     doc["players"][1]["name"] = name

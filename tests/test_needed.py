@@ -236,6 +236,26 @@ def test_the_sheet_route_prints_the_line(app, client):
     assert squash("Yanis : 28 points de plus sur la piste de score (victoire partagée)") in text
 
 
+def test_the_sheet_reuses_the_search_of_its_stored_version(app, client, monkeypatch):
+    """The sheet prints the lines the results page searched for (once per stored version, issue 33:
+    the search was a sixth of a fresh sheet's CPU), not a search of its own."""
+    calls = []
+    real = games.needs
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games, "needs", counting)
+    score_cache.needed_of_text.cache_clear()
+    token, _view = scored(app, client, ("Maëlle", "Yanis"))
+    assert client.get(f"/g/{token}/resultats").status_code == 200
+    response = client.get(f"/g/{token}/sheet.pdf")
+    assert response.status_code == 200 and len(calls) == 1
+    _, text = read(response.data)
+    assert squash("Yanis : 28 points de plus sur la piste de score (victoire partagée)") in text
+
+
 @pytest.mark.parametrize("name", ["rebirth-scotland.json", "reterra.json", "revive-abyss.json"])
 def test_every_suggestion_of_the_examples_wins_as_claimed(name):
     doc = load_example(name)

@@ -18,33 +18,13 @@ from companion.games import i18n
 from conftest import load_example
 
 
-@pytest.fixture
-def dice_screens(dice, monkeypatch):
-    """`companion/forms/dice.py` for the stand-in game, as another engineer would write it."""
-    module = types.ModuleType("companion.forms.dice")
-    module.__spec__ = importlib.machinery.ModuleSpec("companion.forms.dice", None)
-
-    def player_form(variant):
-        class Player(Form):
-            points = forms.Count("Points", "la somme des dés", hi=1000)  # the engine says 0-100
-            sixes = forms.Count("Six", "les six obtenus", hi=10)
-        return Player
-
-    # as `companion/forms/<game>.py` ends: its declared hooks (docs/architecture.md, "A fourth game")
-    module.ADAPTER = forms.Adapter(palette=[("#111111", "noir"), ("#eeeeee", "blanc")],
-                                   player_form=player_form)
-    monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
-    forms._form_class.cache_clear()
-    yield forms.screens("dice")
-    forms._form_class.cache_clear()
-
-
 def test_a_new_game_module_is_all_it_takes(client, dice_screens):
     page = client.post("/nouvelle", data={"game": "dice", "variant": "base", "players-0-name": "Ana",
                                           "players-1-name": "Bob"})
     token = page.headers["Location"].split("/")[2]
     html = client.get(f"/g/{token}/").get_data(as_text=True)
     assert 'name="players-1-sixes"' in html and "la somme des dés" in html
+    assert '<p class="dice-reminder">Dés</p>' in html  # its own template
     # The engine's own message (bound 0-100) comes back beside the field of its path.
     bad = client.post(f"/g/{token}/", data={"version": "1", "players-0-points": "101"})
     assert bad.status_code == 422
@@ -140,9 +120,9 @@ def nested_screens(dice, monkeypatch):
     module.ADAPTER = forms.Adapter(palette=[("#111111", "noir")], player_form=lambda variant: Player,
                                    table_form=lambda variant: Top)
     monkeypatch.setitem(sys.modules, "companion.forms.dice", module)
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
     yield forms.screens("dice")
-    forms._form_class.cache_clear()
+    forms.end_state_class.cache_clear()
 
 
 def name_choices(form) -> dict[str, list[str]]:
@@ -300,7 +280,7 @@ def test_every_shipped_game_declares_its_form_hooks():
     assert all(isinstance(a, forms.Adapter) for a in adapters.values())
     # what each game gives beyond its fields, read from its declaration
     assert adapters["reterra"].keyed and adapters["reterra"].readable and adapters["reterra"].row_keys
-    assert adapters["revive"].colour_names == 3 and adapters["revive"].not_direct is not None
+    assert adapters["revive"].colour_names == 3 and adapters["revive"].to_document is not None
     assert adapters["rebirth"].readable is None and adapters["rebirth"].keyed is None
 
 

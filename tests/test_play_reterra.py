@@ -10,13 +10,12 @@ from html import unescape
 import pytest
 
 from companion.extensions import db
-from companion.forms import leaves
 from companion.forms import reterra as screens
 from companion.forms import screens as screens_of
 from companion.games import reterra as engine
 from companion.models import GameRecord
 from conftest import load_example
-from helpers import autosave, create_game, error_beside, posted, stored
+from helpers import autosave, create_game, error_beside, markup, posted, stored
 
 EXAMPLE = load_example("reterra.json")
 
@@ -60,7 +59,8 @@ def test_both_modes_save_the_contract_document_and_come_back_unchanged(app, clie
 
     # Another phone's values, should they conflict, read the way they were typed.
     with app.test_request_context():
-        shown = leaves(screens_of("reterra").form(EXAMPLE))
+        texts = screens_of("reterra").texts(EXAMPLE)
+        shown = {name: texts.shown(name) for name in texts.values}
     assert shown["players-1-grid-relics"] == "A1 H8" and shown["players-1-grid-terrain-0"] == "FFFFEEDD"
     assert shown["players-1-mode"] == "Dessiner la communauté"
 
@@ -300,7 +300,7 @@ def test_cards_this_device_used_before_are_offered(app, client):
     # another device sees none of them
     other = app.test_client()
     other_token = create(other, ("Léa", "Noé"))
-    assert "data-card-picker" not in other.get(f"/g/{other_token}/").get_data(as_text=True)
+    assert "data-card-picker" not in markup(other.get(f"/g/{other_token}/").get_data(as_text=True))
 
 
 def test_two_phones_adding_a_card_at_once_keep_each_count_with_its_card(app, client):
@@ -357,10 +357,9 @@ def test_board_messages_name_squares_as_the_board_does_everywhere(app, client):
     summary = html[html.index('id="error-summary"'):html.index("</nav>", html.index('id="error-summary"'))]
     assert "C5" in summary and not re.search(r"\[\d, \d\]", summary)
     version = stored(app, token).version
-    from companion.forms import stored as stored_view
 
     # what the page was rendered from: the stored values
-    values = stored_view(screens_of("reterra"), stored(app, token).document).values
+    values = screens_of("reterra").texts(stored(app, token).document).values
     changes = {k: [values.get(k, ""), v] for k, v in data.items()
                if k not in ("version", "action") and values.get(k, "") != v}
     answer = client.post(f"/g/{token}/save", data={"version": str(version), "changes": json.dumps(changes)})

@@ -270,5 +270,5 @@ def test_seats_moved_between_the_read_and_the_write_refuse_the_save_on_its_retry
 
     posted = wire.Save({"players-0-track": ("", "10")}, [], {}, 3)
     with app.test_request_context():
-        out = service.submit(record, posted, forms.Steps(sc, wire.encode(posted), {}), write=write)
+        out = service.submit(record, posted, sc.fields, write=write)
     assert out.kind == "seats" and out.record is moved and len(writes) == 1

@@ -18,9 +18,8 @@ class View:
     limits: dict[str, int] = field(default_factory=dict)
     blanks: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def shown(self) -> dict[str, str]:
-        return self.values
+    def shown(self, name: str) -> str:
+        return self.values.get(name, "")
 
     def same(self, name: str, a: str, b: str) -> bool:
         return a == b or (name in self.blanks and {a, b} <= {"", self.blanks[name]})

@@ -132,12 +132,11 @@ def test_the_service_leaves_out_only_the_bad_values(app):
 
     save = wire.Save({"players-0-track": ("", "88"), "players-0-resources-crystals": ("", "9")}, version=1)
     with app.test_request_context():
-        posted_ = wire.encode(save)
-        out = service.submit(record, save, forms.Steps(sc, posted_, {}), write=write)
+        out = service.submit(record, save, sc.fields, write=write)
         assert out.kind == "saved" and out.record.version == 2
         assert out.refused == {"players-0-resources-crystals": ["doit être entre 0 et 3"]}
         assert out.record.document["players"][0]["track"] == 88
-        whole = service.submit(record, save, forms.Steps(sc, posted_, {}), write=write, partial=False)
+        whole = service.submit(record, save, sc.fields, write=write, partial=False)
         assert whole.kind == "invalid" and whole.record.version == 1
 
 
@@ -189,21 +188,6 @@ def test_reterra_counts_keep_the_valid_ones(client, app):
     players = stored(app, token).document["players"]
     assert players[0].get("segments") == 2 and "relics" not in players[0]
     assert players[1].get("inhabitants") == 3
-
-
-def test_the_log_says_which_way_a_save_was_laid(client, app, caplog):
-    """Issue 29: nothing told which path a save took. At DEBUG, the service says it."""
-    import logging
-
-    token = create_game(client, "revive", "base", NAMES)
-    version, _base = _page(client, token)
-    with caplog.at_level(logging.DEBUG, logger="companion.saving.service"):
-        autosave(client, token, version, players__0__track=("", "88"))
-        client.post(f"/g/{token}/", data=posted(client.get(f"/g/{token}/").get_data(as_text=True))
-                    | {"players-0-track": "89", "action": "save"})
-    said = [r.getMessage() for r in caplog.records if r.name == "companion.saving.service"]
-    assert said == ["save of ['players-0-track'] laid by the engine",
-                    "save of ['players-0-track'] laid by the merged form"]
 
 
 def test_reterra_a_count_by_card_out_of_bounds_leaves_the_others_stored(client, app):

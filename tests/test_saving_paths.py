@@ -86,7 +86,7 @@ def test_autosave_and_the_no_js_form_store_and_answer_the_same(client, app, game
     with app.test_request_context():
         from companion import forms
 
-        lists = set(forms.stored(forms.screens(game), stored(app, one).document).limits)
+        lists = set(forms.screens(game).texts(stored(app, one).document).limits)
     assert len(fields) >= 20
     seen = set()
     for trial in range(TRIALS):

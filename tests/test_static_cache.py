@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from companion.lean import lean
+from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent
 GZ = {"Accept-Encoding": "gzip, deflate"}  # what Chromium offers over plain HTTP (a table's LAN)
@@ -19,6 +20,7 @@ def asset_urls(html: str) -> list[str]:
 
 
 def test_pages_link_their_static_files_by_content_hash(client):
+    holding_files(client)  # a later visit: a first one has them inside the page (tests/test_inline.py)
     urls = asset_urls(client.get("/").get_data(as_text=True))
     assert any("/static/css/app.css" in u for u in urls) and any("/static/js/share.js" in u for u in urls)
     for url in urls:
@@ -27,6 +29,7 @@ def test_pages_link_their_static_files_by_content_hash(client):
 
 
 def test_a_hashed_url_is_cached_a_year_and_never_revalidated(client):
+    holding_files(client)
     url = next(u for u in asset_urls(client.get("/").get_data(as_text=True)) if "app.css" in u)
     response = client.get(url, headers=GZ)
     assert response.status_code == 200

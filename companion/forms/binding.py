@@ -16,11 +16,11 @@ from wtforms.fields import FormField, HiddenField
 
 from .. import games
 from ..games import i18n
-from ..games.core import join
 from ..games.i18n import tr
+from ..saving import spec
 from .adapter import Adapter, adapter_of
-from .convert import collect
-from .fields import SKIPPED, Seats, give_names
+from .fields import Seats, give_names
+from .shape import spec_of
 
 
 class _WTFormsMessages:
@@ -113,19 +113,16 @@ class Screens:
         """A sentence of the engine (a line's detail) with the table's names in it."""
         return self.adapter.relabel(text, labels or {}) if self.adapter.relabel and text else text
 
-    def row_keys(self, form) -> dict[str, str]:
-        """What a posted form says of the rows its fields were typed for (`Adapter.row_keys`)."""
-        return self.adapter.row_keys(form) if self.adapter.row_keys else {}
+    def row_keys(self, texts) -> dict[str, str]:
+        """What a posted page's texts say of the rows its fields were typed for (`Adapter.row_keys`)."""
+        return self.adapter.row_keys(texts) if self.adapter.row_keys else {}
 
     @property
     def templates(self) -> list[str]:
         return [f"play/{self.id}.html", "play/edit.html"]
 
     def form_class(self, variant: str, n_players: int) -> type[EndState]:
-        return _form_class(self.id, variant, n_players)
-
-    def _table(self, variant: str):
-        return self.adapter.table_form(variant)
+        return end_state_class(self.id, variant, n_players)
 
     def form(self, document: dict, formdata=None) -> EndState:
         """The end-state form for a stored document, or for a submission when `formdata` is given."""
@@ -143,32 +140,65 @@ class Screens:
         give_names(form, names)
         return form
 
+    # -- what a save reads (`companion.saving.spec.Fields`): the game's field spec, no form built
+
+    @property
+    def fields(self) -> spec.Fields:
+        return _fields(self.id, self.module)
+
+    def spec(self, variant: str, seats: int) -> spec.Spec:
+        return self.fields.spec(variant, seats)
+
+    def texts(self, document: dict) -> spec.Texts:
+        """The stored document as its page shows it (`spec.Texts`, its `document` and `paths` too)."""
+        return self.fields.texts(document)
+
+    def read(self, document: dict, values) -> tuple[dict, spec.Reading]:
+        return self.fields.read(document, values)
+
     def to_document(self, record_document: dict, form: EndState) -> tuple[dict, dict[str, str]]:
-        """The contract document the form describes, and contract path -> field name."""
-        paths: dict[str, str] = {}
-        table_ui = set(getattr(self._table(record_document["variant"]) or object, "ui_only", ()))
-        doc = {"game": record_document["game"], "variant": record_document["variant"]}
-        doc.update(collect(form, "", paths, skip={*SKIPPED, "players", *table_ui}))
-        names = [p.get("name", "") for p in record_document.get("players", [])]
-        players = []
-        for i, name in enumerate(names):
-            entry = form.players.entries[i] if i < len(form.players.entries) else None
-            path = join("players", i)
-            player = {"name": name}
-            if entry is not None:
-                paths[path] = entry.name
-                ui = set(getattr(entry.form, "ui_only", ()))
-                player.update(collect(entry.form, path, paths, skip=ui))
-            players.append(player)
-        paths["players"] = "players"
-        doc["players"] = players
+        """The contract document a form's fields describe (their texts read as a save reads them),
+        and contract path -> field name."""
+        from .convert import raw_values
+        from .shape import spec_from
+
+        seats = len(record_document.get("players") or [])
+        doc, reading = self.fields.read(record_document, raw_values(form), spec_from(form, seats))
+        return doc, reading.paths
+
+
+class _Hooks(spec.Hooks):
+    """A game's adapter as the save's hooks: `to_form` fills the page's own values, `to_document`
+    finishes a document read from its fields."""
+
+    def __init__(self, adapter: Adapter):
+        self.adapter = adapter
+
+    def to_texts(self, document: dict, data: dict) -> None:
+        if self.adapter.to_form:
+            self.adapter.to_form(document, data)
+
+    def to_document(self, document: dict, reading: spec.Reading) -> None:
         if self.adapter.to_document:
-            self.adapter.to_document(doc, form, paths)
-        return doc, paths
+            self.adapter.to_document(document, reading)
+
+
+_FIELDS: dict[tuple[str, int], tuple[object, spec.Fields]] = {}
+
+
+def _fields(game_id: str, module) -> spec.Fields:
+    """A game's fields for saves, one per forms module (a test's stand-in game gets its own)."""
+    found = _FIELDS.get((game_id, id(module)))
+    if found is None or found[0] is not module:
+        adapter = adapter_of(module)
+        made = spec.Fields(lambda variant, seats: spec_of(end_state_class(game_id, variant, seats), seats),
+                           _Hooks(adapter), adapter, adapter.readable)
+        found = _FIELDS[(game_id, id(module))] = (module, made)
+    return found[1]
 
 
 @cache
-def _form_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
+def end_state_class(game_id: str, variant: str, n_players: int) -> type[EndState]:
     adapter = adapter_of(_module(game_id))
     player = adapter.player_form(variant)
     namespace: dict = {}

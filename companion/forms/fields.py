@@ -26,7 +26,7 @@ from wtforms.validators import StopValidation
 from .. import formkeys
 from ..games import i18n
 from ..games.i18n import N_, _, tr
-from ..saving.values import _INT, document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
+from ..saving.spec import document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
 
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice
@@ -37,7 +37,7 @@ SKIPPED = ("csrf_token", "version", "base_values")  # fields of every form that 
 _TRANSLATED: dict[tuple[str, str], str] = {}
 
 
-def _t(text):
+def translated(text):
     """A label, hint or choice written in a game's form module (French, marked with N_) in the
     current language. Fields are built for each request (WTForms binds them then), so a page is in
     its reader's language even though the form classes are made once. Kept per language and text:
@@ -86,7 +86,7 @@ class _Unbound(UnboundField):
         return field
 
 
-class _Cloned:
+class Cloned:
     """Fields of this type bind by copy (`_Unbound`)."""
 
     def __new__(cls, *args, **kwargs):
@@ -95,13 +95,13 @@ class _Cloned:
         return _Unbound(cls, *args, **kwargs)
 
 
-class _Extras(_Cloned):
+class _Extras(Cloned):
     """What the generic templates need beyond WTForms: a hint, and the show-if / copy-to markers."""
 
     def _extras(self, hint="", show_if=None, copy_to=None, local=False, **kwargs) -> dict:
         """Keeps the extras on the field; returns the rest of the arguments, for WTForms. Explicit
         arguments, no dict copied: a form of a 4-player game binds ~180 fields per request."""
-        self.hint = _t(hint) if hint else ""
+        self.hint = translated(hint) if hint else ""
         self.show_if, self.copy_to = show_if, copy_to
         # a ui-only switch whose stored value is read back from the document (Reterra's "dessiner"
         # while the board is blank): what this phone chose stays, whatever the server reads back
@@ -126,7 +126,8 @@ class Count(_Extras, StringField):
     def __init__(self, label=None, hint="", lo: int = 0, hi: int = 999, render_kw=None, **kwargs):
         kwargs = self._extras(hint, **kwargs)
         self.lo, self.hi = lo, hi
-        super().__init__(_t(label), render_kw=_number_attributes(lo, hi, tuple((render_kw or {}).items())),
+        attributes = _number_attributes(lo, hi, tuple((render_kw or {}).items()))
+        super().__init__(translated(label), render_kw=attributes,
                          **kwargs)
 
     def process_data(self, value):
@@ -151,17 +152,17 @@ class Count(_Extras, StringField):
             raise StopValidation(problem)
 
 
-class Text(_Cloned, StringField):
+class Text(Cloned, StringField):
     """A plain text field whose label and description (French message ids) are read in the
     reader's language, like the other types' (Reterra's card name, the new-game names)."""
 
     def __init__(self, label=None, validators=None, description="", **kwargs):
-        super().__init__(_t(label), validators, description=_t(description), **kwargs)
+        super().__init__(translated(label), validators, description=translated(description), **kwargs)
 
 
 class Flag(_Extras, BooleanField):
     def __init__(self, label=None, hint="", **kwargs):
-        super().__init__(_t(label), **self._extras(hint, **kwargs))
+        super().__init__(translated(label), **self._extras(hint, **kwargs))
 
 
 class Choice(_Extras, RadioField):
@@ -175,7 +176,7 @@ class Choice(_Extras, RadioField):
         self.offered = None if callable(choices) else tuple((v, text) for v, text in choices)
         if callable(choices):  # labels made in the reader's language (« Ville 2 cases »)
             choices = choices()
-        super().__init__(_t(label), choices=options([(v, _t(text)) for v, text in choices]),
+        super().__init__(translated(label), choices=options([(v, translated(text)) for v, text in choices]),
                          validate_choice=False, **kwargs)
 
     def pre_validate(self, form):
@@ -194,7 +195,7 @@ class Name(_Extras, SelectField):
 
     def __init__(self, label=None, hint="", **kwargs):
         kwargs = self._extras(hint, **kwargs)
-        super().__init__(_t(label), choices=[], validate_choice=False, **kwargs)
+        super().__init__(translated(label), choices=[], validate_choice=False, **kwargs)
 
     def process_data(self, value):
         self.data = value if isinstance(value, str) else ""
@@ -206,7 +207,7 @@ class Name(_Extras, SelectField):
 
 class Group(_Extras, FormField):
     def __init__(self, form_class, label=None, hint="", **kwargs):
-        super().__init__(form_class, _t(label), **self._extras(hint, **kwargs))
+        super().__init__(form_class, translated(label), **self._extras(hint, **kwargs))
 
 
 class Fixed(_Extras, FieldList):
@@ -215,8 +216,9 @@ class Fixed(_Extras, FieldList):
     def __init__(self, unbound_field, n: int, label=None, hint="", item_labels=(), **kwargs):
         kwargs = self._extras(hint, **kwargs)
         # A callable gives labels known only now (Revive's « couleur n » in the reader's language).
-        self.item_labels = list(item_labels()) if callable(item_labels) else [_t(x) for x in item_labels]
-        super().__init__(unbound_field, _t(label), min_entries=n, max_entries=n, **kwargs)
+        self.item_labels = (list(item_labels()) if callable(item_labels)
+                            else [translated(x) for x in item_labels])
+        super().__init__(unbound_field, translated(label), min_entries=n, max_entries=n, **kwargs)
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
@@ -244,11 +246,11 @@ class Rows(_Extras, FieldList):
                  add_label: str = N_("Ajouter une ligne"), item_label: str = "", remove_label: str = "",
                  **kwargs):
         kwargs = self._extras(hint, **kwargs)
-        self.add_label = _t(add_label)
-        self.item_label = _t(item_label)
-        self.remove_label = _t(remove_label)
+        self.add_label = translated(add_label)
+        self.item_label = translated(item_label)
+        self.remove_label = translated(remove_label)
         self.names = None  # the players, once `give_names` has run on the form
-        super().__init__(unbound_field, _t(label), min_entries=1, max_entries=max_entries, **kwargs)
+        super().__init__(unbound_field, translated(label), min_entries=1, max_entries=max_entries, **kwargs)
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)

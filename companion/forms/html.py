@@ -31,7 +31,7 @@ def _html(text: str) -> Markup:
     return Markup(text)  # noqa: S704 - values escaped where interpolated
 
 
-def _e(value) -> str:
+def esc(value) -> str:
     """`escape` (the same five characters), without making a `Markup` of every plain string: a
     thousand values per edit page. `Markup` (a template's label) and other types go to `escape`."""
     if type(value) is str:
@@ -40,7 +40,7 @@ def _e(value) -> str:
     return escape(value)
 
 
-def _join(messages) -> str:
+def join_messages(messages) -> str:
     return _SEP.join(messages) if messages else ""
 
 
@@ -48,7 +48,7 @@ def _join(messages) -> str:
 def _attributes(items: tuple) -> str:
     """A Count's own attributes (min, max, inputmode...), as WTForms would write them: the same few
     sets on every page, so written once (a pure function of the items)."""
-    return "".join(f" {_e(k)}" if v is True or v == "" else f' {_e(k)}="{_e(v)}"'
+    return "".join(f" {esc(k)}" if v is True or v == "" else f' {esc(k)}="{esc(v)}"'
                    for k, v in items if v is not False and v is not None)
 
 
@@ -85,7 +85,7 @@ def _widget(f, extra: dict, page: FieldHtml | None = None) -> str:
     if "value" not in kw:
         kw["value"] = f._value() if ticks else page._text(f)
     kw["name"] = f.name
-    params = " ".join(k if v is True else v if type(v) is Bare else f'{_e(k)}="{_e(v)}"'
+    params = " ".join(k if v is True else v if type(v) is Bare else f'{esc(k)}="{esc(v)}"'
                       for k, v in sorted(kw.items()) if v is not False)
     return f"<input {params}>"
 
@@ -114,13 +114,13 @@ class FieldHtml:
     def messages(self, f) -> Markup:
         """The field's message slots (errors, warnings, the other device's value): always written,
         so that the autosave's answers have a place to go."""
-        return _html(self._messages(f, _e(f.name)))
+        return _html(self._messages(f, esc(f.name)))
 
     def hint(self, f, text=None, hidden=False) -> Markup:
-        return _html(self._hint(f, _e(f.name), text, hidden))
+        return _html(self._hint(f, esc(f.name), text, hidden))
 
     def list_help(self, f) -> Markup:
-        return _html(self._list_help(f, _e(f.name)))
+        return _html(self._list_help(f, esc(f.name)))
 
     # ----------------------------------------------------------------- what reads values
     # (the page skeleton, companion/views/edit_page.py, writes its places here instead)
@@ -138,7 +138,7 @@ class FieldHtml:
 
     def _warnings(self, name) -> str:
         """The field's warnings (likely mistakes), escaped."""
-        return _join(self.warned.get(name))
+        return join_messages(self.warned.get(name))
 
     def _text(self, f) -> str:
         """The text a field shows, unescaped."""
@@ -157,16 +157,17 @@ class FieldHtml:
         if not cond:
             return ""
         name, value = cond[0], cond[1]
-        return f' data-show-if="{_e(name)}={_e(value)}"{self._hidden(name, value)}'
+        return f' data-show-if="{esc(name)}={esc(value)}"{self._hidden(name, value)}'
 
     def _messages(self, f, n) -> str:
         """`n`: the field's name, escaped (every part below takes it, rather than escape it again)."""
         name = f.name
-        out = (f'<p class="field-error" id="e-{n}" role="alert">{_join(self.errors.get(name))}</p>\n  '
+        errors = join_messages(self.errors.get(name))
+        out = (f'<p class="field-error" id="e-{n}" role="alert">{errors}</p>\n  '
                f'<p class="field-warning" id="w-{n}">{self._warnings(name)}</p>')
         if name in self.theirs:
             out += (f'\n  <p class="theirs" id="t-{n}">{tr(THEIRS)} '
-                    f'<b>{_e(self.theirs[name])}</b></p>')
+                    f'<b>{esc(self.theirs[name])}</b></p>')
         return out
 
     def _hint(self, f, n, text=None, hidden=False) -> str:
@@ -179,10 +180,10 @@ class FieldHtml:
             return ""
         if not hidden and len(text) > FOLD:
             return (f'\n  <details class="fold"><summary><span aria-hidden="true">?</span>'
-                    f'<span class="visually-hidden">{tr(HELP)} {_e(f.label.text)}</span></summary>'
-                    f'\n    <span class="hint" id="h-{n}">{_e(text)}</span></details>')
+                    f'<span class="visually-hidden">{tr(HELP)} {esc(f.label.text)}</span></summary>'
+                    f'\n    <span class="hint" id="h-{n}">{esc(text)}</span></details>')
         unseen = " hidden" if hidden else ""
-        return f'<span class="hint" id="h-{n}"{unseen}>{_e(text)}</span>'
+        return f'<span class="hint" id="h-{n}"{unseen}>{esc(text)}</span>'
 
     def _item_hints(self, hints) -> str:
         """A list's item hints, said ONCE above its rows (not in every row): one line per item field
@@ -190,8 +191,8 @@ class FieldHtml:
         if not hints:
             return ""
         lines = "".join(f'\n    <li{self._shown(sub)}>'
-                        + _("{label} : {hint}", label=f'<span class="item-hint-label">{_e(label)}</span>',
-                            hint=_e(text)) + '</li>' for label, text, sub in hints)
+                        + _("{label} : {hint}", label=f'<span class="item-hint-label">{esc(label)}</span>',
+                            hint=esc(text)) + '</li>' for label, text, sub in hints)
         return f'\n  <ul class="item-hints" role="list">{lines}\n  </ul>'
 
     def _list_help(self, f, n) -> str:
@@ -199,9 +200,9 @@ class FieldHtml:
         hints = f.item_hints() if hasattr(f, "item_hints") else []
         own = getattr(f, "hint", None) or ""
         if len(own) + len(" ".join(h[1] for h in hints)) > FOLD:
-            head = f'<span class="hint" id="h-{n}">{_e(own)}</span>' if own else ""
+            head = f'<span class="hint" id="h-{n}">{esc(own)}</span>' if own else ""
             return (f'\n  <details class="fold fold-items"><summary><span aria-hidden="true">?</span>'
-                    f'<span class="visually-hidden">{tr(HELP)} {_e(f.label.text)}</span></summary>'
+                    f'<span class="visually-hidden">{tr(HELP)} {esc(f.label.text)}</span></summary>'
                     f'{head}\n    {self._item_hints(hints)}\n  </details>')
         return f"\n  {self._hint(f, n)}\n  {self._item_hints(hints)}"
 
@@ -217,9 +218,9 @@ class FieldHtml:
         if k == "hidden":
             return _widget(f, {}, self)
         name = f.name
-        n = _e(name)
-        text = _e(label or f.label.text)
-        fid = n if f.id == name else _e(f.id)
+        n = esc(name)
+        text = esc(label or f.label.text)
+        fid = n if f.id == name else esc(f.id)
         bad = " has-error" if name in self.errors else ""
         if k == "group":
             subs = "".join(self._render(sub, None, compact) for sub in f.form)
@@ -229,7 +230,7 @@ class FieldHtml:
         if k == "fixed":
             labels = getattr(f, "item_labels", None) or ()
             copy = getattr(f, "copy_to", None)
-            copy = f' data-copy-to="{_e(copy)}" data-copy-from="{n}"' if copy else ""
+            copy = f' data-copy-to="{esc(copy)}" data-copy-from="{n}"' if copy else ""
             items = []
             for i, entry in enumerate(f.entries):
                 own = labels[i] if i < len(labels) else _html(f"{text} {i + 1}")
@@ -239,19 +240,19 @@ class FieldHtml:
                     f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>\n  </fieldset>')
         if k == "rows":
-            item = _e(f.item_label) if f.item_label else text
-            remove = f' data-remove-label="{_e(f.remove_label)}"' if f.remove_label else ""
+            item = esc(f.item_label) if f.item_label else text
+            remove = f' data-remove-label="{esc(f.remove_label)}"' if f.remove_label else ""
             items = "".join(
                 f'\n      <div class="row" data-row>{self._render(entry, _html(f"{item} {i}"), True)}</div>'
                 for i, entry in enumerate(f.entries, 1))
             full = " hidden" if len(f.entries) >= f.max_entries else ""
             return (f'<fieldset class="list rows{bad}" id="f-{n}" data-rows="{n}"'
-                    f'\n    data-max="{_e(f.max_entries)}" data-item-label="{item}"{remove}'
+                    f'\n    data-max="{esc(f.max_entries)}" data-item-label="{item}"{remove}'
                     f'{self._shown(f)}>'
                     f'\n    <legend>{text}</legend>\n    {self._list_help(f, n)}\n    {self._messages(f, n)}'
                     f'\n    <div class="items">{items}\n    </div>'
                     f'\n    <button type="submit" class="ghost add-row" name="add_row" value="{n}"{full}>'
-                    f'{_e(f.add_label)}</button>\n  </fieldset>')
+                    f'{esc(f.add_label)}</button>\n  </fieldset>')
         if k == "flag":
             box = _widget(f, {"aria-describedby": self._described(f, n)}, self)
             return (f'<div class="field flag{bad}" id="f-{n}"{self._shown(f)}>'
@@ -259,8 +260,8 @@ class FieldHtml:
                     f'\n    {self._hint(f, n, None, compact)}\n    {self._messages(f, n)}\n  </div>')
         if k == "choice":
             extra = {"data-keep-local": ""} if getattr(f, "local", False) else {}
-            options = "".join(f'\n    <label class="check" for="{_e(o.id)}">{_widget(o, extra, self)} '
-                              f'<span>{_e(o.label.text)}</span></label>' for o in f)
+            options = "".join(f'\n    <label class="check" for="{esc(o.id)}">{_widget(o, extra, self)} '
+                              f'<span>{esc(o.label.text)}</span></label>' for o in f)
             return (f'<fieldset class="choice{bad}" id="f-{n}"{self._shown(f)}>\n    <legend>{text}</legend>'
                     f'\n    {self._hint(f, n, None, compact)}{options}'
                     f'\n    {self._messages(f, n)}\n  </fieldset>')
@@ -272,13 +273,13 @@ class FieldHtml:
         """One of the players (a castle's holder): a chip per name, one tap (a <select> takes two).
         A city tile's player (`Owner`, a `Name` subclass) stays a <select>: a chip row per tile
         would make a city too tall."""
-        fid = n if f.id == f.name else _e(f.id)
+        fid = n if f.id == f.name else esc(f.id)
         described = f' aria-describedby="h-{n}"' if getattr(f, "hint", None) else ""
         blank = f.data == ""
         chips = "".join(
             f'\n    <label class="check chip" for="{fid}-{i}"><input type="radio" id="{fid}-{i}" name="{n}"'
-            f' value="{_e(c.value)}"{self._chip(f, c, blank)}{described}>'
-            f' <span>{_e(c.label)}</span></label>'
+            f' value="{esc(c.value)}"{self._chip(f, c, blank)}{described}>'
+            f' <span>{esc(c.label)}</span></label>'
             for i, c in enumerate(f.iter_choices()))
         return (f'<fieldset class="choice chips{bad}" id="f-{n}"{self._shown(f)}>'
                 f'\n    <legend>{text}</legend>'
@@ -290,7 +291,7 @@ class FieldHtml:
         if f.type == "Count" and f.widget.input_type == "text":
             # the common case written directly: WTForms' attribute rendering was most of its time
             attrs = _attributes(tuple((f.render_kw or {}).items()))
-            widget = (f'<input type="text" id="{fid}" name="{n}" value="{_e(self._text(f))}"{attrs}'
+            widget = (f'<input type="text" id="{fid}" name="{n}" value="{esc(self._text(f))}"{attrs}'
                       f'\n      aria-describedby="{self._described(f, n)}" aria-invalid="{invalid}">')
         else:
             widget = _widget(f, {"aria-describedby": self._described(f, n), "aria-invalid": invalid}, self)

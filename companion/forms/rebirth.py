@@ -25,7 +25,7 @@ from wtforms import Form
 
 from ..games import rebirth as engine
 from ..games.i18n import N_, _, tr
-from . import Choice, Count, Flag, Group, Name, Rows, choice_labels, options
+from .fields import Choice, Count, Flag, Group, Name, Rows, choice_labels, options
 
 # The box's player colours (four clans).
 PALETTE = [

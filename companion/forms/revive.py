@@ -17,7 +17,8 @@ from wtforms import Form
 
 from ..games import revive as engine
 from ..games.i18n import N_
-from . import Choice, Count, Fixed, Flag, Group, Rows
+from ..games.revive_fields import EACH, SHARED, to_document, to_form
+from .fields import Choice, Count, Fixed, Flag, Group, Rows
 
 PALETTE = [
     ("#c8372d", "rouge"),
@@ -38,12 +39,7 @@ def COLOURS() -> list[str]:  # noqa: N802 - read like the constant it was; in th
 COLOUR_NAMES = engine.COLOURS  # the table names them once, on the new-game page
 COLOUR_HINT = N_("comme votre table les appelle (les règles ne nomment que le jaune) ; vide : « couleur "
                  "1 »…")
-SHARED, EACH = "shared", "each"
 CARD_MODES = [(SHARED, N_("Une carte commune à tous")), (EACH, N_("Une carte par joueur"))]
-# A player's card points decide, once stored, whether the page shows one shared card (`to_form`):
-# never laid on the document alone, only with the view they make (`direct_view`), and kept in the
-# skeleton of the stored views (companion/forms/direct/).
-NOT_DIRECT = re.compile(r"players-\d+-artifact_card-\d+-points")
 
 
 class CardBonus(Form):
@@ -131,129 +127,6 @@ def table_form(variant: str) -> type[Form]:
     return Table
 
 
-def _points(player: dict) -> tuple[int, ...]:
-    lines = player.get("artifact_card") or []
-    return tuple(line.get("points", 0) if isinstance(line, dict) else 0 for line in lines) or (0,) * 3
-
-
-def to_form(document: dict, data: dict) -> None:
-    """Shared when every player's card has the same points (always true of a new game)."""
-    players = document.get("players", [])
-    cards = {_points(p) for p in players}
-    shared = len(cards) <= 1
-    data["card_mode"] = SHARED if shared else EACH
-    first = _points(players[0]) if players else (0,) * 3
-    data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
-
-
-def to_document(document: dict, form, paths: dict[str, str]) -> None:
-    """A shared card: its points go into every player's `artifact_card`, and a problem with them is
-    shown beside the shared card's field."""
-    if form.card_mode.data != SHARED:
-        return
-    shared = [entry.form.points.data or 0 for entry in form.card.entries]
-    for i, player in enumerate(document["players"]):
-        lines = player.setdefault("artifact_card", [{} for _ in shared])
-        for j, points in enumerate(shared):
-            if j < len(lines):
-                if points:
-                    lines[j]["points"] = points
-                else:
-                    lines[j].pop("points", None)
-                paths[f"players[{i}].artifact_card[{j}].points"] = form.card.entries[j].form.points.name
-
-
-_CARD = re.compile(r"card-(\d)-points")
-_SEAT = re.compile(r"players-(\d+)-")
-
-
-def direct_table(changes: dict[str, tuple[str, str]], values, read):
-    """The shared card typed, or chosen again on a phone that showed a card per player, laid on the
-    document without the form (`forms.direct.lay_save`): each point of the card goes into every
-    player's line, left out when 0 or blank, as `to_document` writes it; `read(field, text)` reads a
-    text as a player's line field (same bounds, same messages). Returns (player field -> value,
-    messages by field, the card's texts after it), or None when a change is not the card's or its
-    mode's, or the card is typed while the save reads a card per player (the form reads it). A
-    card per player chosen lays nothing here: `direct_view` reads it after the merge."""
-    from .direct import OMIT
-
-    mode = changes["card_mode"][1] if "card_mode" in changes else values.get("card_mode")
-    if mode != SHARED:
-        return ({}, {}, {}) if set(changes) == {"card_mode"} else None
-    switched = values.get("card_mode") != SHARED  # the card copied into every line, all of it
-    seats = {int(m.group(1)) for name in values if (m := _SEAT.match(name))}
-    written, messages, texts = {}, {}, {}
-    for name in changes:
-        match = _CARD.fullmatch(name)
-        if name != "card_mode" and (not match or name not in values):
-            return None
-    for j in range(engine.COLOURS):
-        name = f"card-{j}-points"
-        if name not in changes and not switched:
-            continue
-        if name not in values:
-            return None
-        value, message = read(f"players-0-artifact_card-{j}-points",
-                              changes[name][1] if name in changes else values[name])
-        if message:
-            messages[name] = message
-        kept = OMIT if value is OMIT or value == 0 else value
-        for i in sorted(seats):
-            written[f"players-{i}-artifact_card-{j}-points"] = kept
-        texts[name] = "" if kept is OMIT else str(kept)
-    return written, messages, texts
-
-
-def _line_paths(n_players: int, shared: bool) -> dict[str, str]:
-    """The fields a player's card lines are read from (`to_document`): the shared card's, or their own."""
-    return {f"players[{i}].artifact_card[{j}].points":
-            f"card-{j}-points" if shared else f"players-{i}-artifact_card-{j}-points"
-            for i in range(n_players) for j in range(engine.COLOURS)}
-
-
-def direct_view(view, changed, data, document: dict):
-    """A save laid without the form that changes a player's own card line, the shared card or the
-    card mode: laid as the form lays it (one card per player: the lines as typed, their problems
-    beside them; one shared card: its points in every line, `direct_table`); the card mode and the
-    shared card after it are `to_form`'s, from the laid document. None (the form's way) when the
-    merged save reads one shared card while lines are typed (the card copied over them), a mode it
-    does not offer, a shared card typed while the lines are each player's, a card's points that
-    are not whole numbers, or lines at 0 that one shared card leaves out (`to_document`) and one
-    card per player keeps."""
-    from .adapter import Redraw
-    from .fields import _t
-
-    stored, mode = view.values.get("card_mode"), data.get("card_mode")
-    lines = any(NOT_DIRECT.fullmatch(name) for name in changed)
-    if mode == SHARED:
-        if lines:
-            return None
-        if stored == SHARED:  # the shared card typed (`direct_table`): every line equal to it, one card
-            return Redraw()
-    elif mode != EACH or any(_CARD.fullmatch(name) for name in changed):
-        return None
-    elif stored == SHARED and any(view.values.get(name) == "0" for name in view.values
-                                  if NOT_DIRECT.fullmatch(name) and name not in changed):
-        return None  # a line stored as 0 that one shared card left out: the form writes it again
-    players = document.get("players", [])
-    cards = [_points(p) for p in players]
-    if any(len(card) != engine.COLOURS or any(type(v) is not int for v in card) for card in cards):
-        return None
-    after: dict = {}
-    to_form(document, after)
-    shared = after["card_mode"] == SHARED
-    if shared and any(isinstance(line, dict) and line.get("points") == 0
-                      for p in players for line in p.get("artifact_card") or ()):
-        return None  # a line typed 0, read back as one shared card: the form's document leaves it out
-    labels = dict(CARD_MODES)
-    texts = {"card_mode": (after["card_mode"], _t(labels[after["card_mode"]]))}
-    for j, line in enumerate(after["card"]):
-        text = "" if line["points"] is None else str(line["points"])
-        texts[f"card-{j}-points"] = (text, text)
-    checked = _line_paths(len(players), mode == SHARED) if mode != stored else {}
-    return Redraw(checked=checked, paths=_line_paths(len(players), shared), texts=texts)
-
-
 def colour_names(labels: dict) -> list[str]:
     """The table's name of each colour, « couleur n » where it gave none."""
     given = list(labels.get("colours") or [])
@@ -285,5 +158,4 @@ from .adapter import Adapter  # noqa: E402 - kept beside the declaration, at the
 
 ADAPTER = Adapter(palette=PALETTE, player_form=player_form, table_form=table_form, to_form=to_form,
                   to_document=to_document, colour_names=COLOUR_NAMES, colour_hint=COLOUR_HINT,
-                  label_form=label_form, relabel=relabel, not_direct=NOT_DIRECT,
-                  direct_table=direct_table, direct_view=direct_view)
+                  label_form=label_form, relabel=relabel)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .i18n import _, current, ngettext, tr
@@ -223,7 +224,14 @@ def visible(ch: str) -> bool:
 
 
 def name_problem(name: str) -> str | None:
-    """Why a (trimmed) player name cannot be shown as it is on shared pages and sheets, or None."""
+    """Why a (trimmed) player name cannot be shown as it is on shared pages and sheets, or None.
+    Each name is looked at once per language (every autosave checks the table's names again)."""
+    return _name_problem(name, current())
+
+
+@lru_cache(maxsize=1024)
+def _name_problem(name: str, language: str) -> str | None:
+    """`name_problem`, in `language` (the current one: the key of what is kept)."""
     for ch in name:
         category = unicodedata.category(ch)
         code = f"U+{ord(ch):04X}"

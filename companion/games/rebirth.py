@@ -40,6 +40,7 @@ from .core import (
 )
 from .hooks import Hooks
 from .i18n import N_, _, current, ngettext, tr
+from .parts import PARTS
 
 SCOTLAND = ("scotland",)
 IRELAND = ("ireland",)
@@ -580,27 +581,67 @@ def criteria(variant: str, holders: dict[str, str | None], tara: dict[str, int])
 TIEBREAK_KEYS: tuple[str, ...] = ()
 
 
+def _city_part(check: Checker, raw: Any, path: str, variant: str, seats: tuple[str, ...],
+               index: int) -> tuple[str, CityOutcome | None, tuple[Problem, ...]] | None:
+    """One city read (its problems on `check`) and settled (R3-R5; the problems of its settling
+    returned, said after the castles' as the document is read): kept per city and seats (parts.py).
+    None when the city cannot be read."""
+    city = _read_city(check, raw, path, variant, seats)
+    if city is None:
+        return None
+    size, tiles = city
+    label = city_label(index, size)
+    settling = Checker()
+    return label, settle_city(size, tiles, seats, settling, path, label), tuple(settling.problems)
+
+
+@dataclass
+class _Read:
+    """A player's part (parts.py): their fields read, and their lines as worked out for the cities
+    they won and the tiles they left (the last few kept: the cities change less often than a field)."""
+
+    player: _Player
+    lines: dict[tuple, tuple[Line, ...]] = field(default_factory=dict)
+
+    def lines_for(self, variant: str, won: tuple, left: tuple) -> tuple[Line, ...]:
+        key = (won, left)
+        found = self.lines.get(key)
+        if found is None:
+            found = tuple(_lines(variant, self.player, list(won), list(left)))
+            if len(self.lines) >= 4:
+                self.lines.clear()
+            self.lines[key] = found
+        return found
+
+
+def _read_part(check: Checker, raw: dict, path: str, variant: str) -> _Read:
+    return _Read(_read_player(check, raw, path, variant))
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
-    """Validate the Rebirth part of a document and score it; None when `check` has problems."""
+    """Validate the Rebirth part of a document and score it; None when `check` has problems. Each
+    player's reading and lines and each city's outcome are kept per sub-document (parts.py): an
+    autosave that changed one player reads that player alone."""
     variant = doc["variant"]
     _known(check, doc, VARIANT_TABLE_KEYS, COMMON_TABLE_KEYS, variant, "")
-    players: dict[str, _Player] = {}
+    read: dict[str, _Read] = {}
     for i, (name, raw) in enumerate(zip(names, doc["players"], strict=True)):
         if isinstance(raw, dict):
-            players[name] = _read_player(check, raw, join("players", i), variant)
+            read[name] = PARTS.part(_read_part, check, raw, join("players", i), variant)
+    players = {name: part.player for name, part in read.items()}
 
+    seats = tuple(names)
     cities = []
     for i, raw in enumerate(check.array(doc, "cities", "")):
-        city = _read_city(check, raw, join("cities", i), variant, names)
+        city = PARTS.part(_city_part, check, raw, join("cities", i), variant, seats, i)
         if city is not None:
-            cities.append((i, *city))
+            cities.append(city)
     holders = _holders(check, doc, variant, names, players)
 
     won: dict[str, list[tuple[str, int, str]]] = {n: [] for n in names}
     left: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
-    for i, size, tiles in cities:
-        label = city_label(i, size)
-        settled = settle_city(size, tiles, names, check, join("cities", i), label)
+    for label, settled, problems in cities:
+        check.problems.extend(problems)
         if settled is None:
             continue
         for name, pts in settled.points.items():
@@ -611,7 +652,9 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     if not check.ok:
         return None
 
-    scores = [PlayerScore(n, _lines(variant, players[n], won[n], left[n])) for n in names]
+    scores = [PlayerScore(n, [Line(ln.key, ln.points, ln.detail)  # each result its own lines
+                              for ln in read[n].lines_for(variant, tuple(won[n]), tuple(left[n]))])
+              for n in names]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
 

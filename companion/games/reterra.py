@@ -33,6 +33,7 @@ modes without changing a score.
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ from .core import (
 )
 from .hooks import Hooks
 from .i18n import N_, _, ngettext, tr
+from .parts import PARTS
 
 SIZE = 8  # squares per side (T1: 4×4 tiles of 2×2 squares)
 TILES = SIZE // 2
@@ -452,6 +454,31 @@ def _lines(counts: dict[str, int], found: dict | None, cards: list[Card], built:
 TIEBREAK_KEYS: tuple[str, ...] = ("inhabitants",)
 
 
+def player_part(check: Checker, player: dict, path: str, variant: str, cards: tuple[Card, ...],
+                written: frozenset[str]) -> tuple[bytes | None, tuple[Line, ...], int, int]:
+    """One player's part (T1-T5), nothing of it depending on the other players: their community
+    found (as marshal bytes, so that each result gets a copy of its own), their lines, their
+    inhabitants and their buildings (T6's tie-breaks)."""
+    check.known(player, PLAYER_KEYS, path, _("pour un joueur de Reterra"))
+    found = None
+    if "grid" in player:
+        for key in COUNT_BOUNDS:
+            if key in player:
+                check.add(join(path, key), _("ne se donne pas avec grid : la grille compte déjà cela "
+                                             "(choisir la grille ou les comptes)"))
+        grid = _grid(player["grid"], join(path, "grid"), check)
+        if grid is not None:
+            found = _analyse(grid)
+        counts = found["counts"] if found else dict.fromkeys(COUNT_BOUNDS, 0)
+    else:
+        counts = _counts(player, path, check)
+    built = _built(player, path, check, list(cards), set(written))
+    bonus = check.integer(player, "building_bonus", path, 0, BONUS_MAX)
+    lines = tuple(_lines(counts, found, list(cards), built, bonus))
+    drawn = marshal.dumps(found) if found is not None else None
+    return drawn, lines, counts["inhabitants"], sum(built.values())
+
+
 FRENCH, ENGLISH = "fr", "en"  # the editions' tie rules (T6; docs/rulings.md)
 
 
@@ -463,27 +490,16 @@ def score(doc: dict, names: list[str], check: Checker, edition: str = FRENCH) ->
     scores: list[PlayerScore] = []
     inhabitants: dict[str, int] = {}
     buildings: dict[str, int] = {}
+    in_play, ids = tuple(cards), frozenset(written)
     for i, (player, name) in enumerate(zip(doc["players"], names, strict=True)):
-        path = join("players", i)
-        check.known(player, PLAYER_KEYS, path, _("pour un joueur de Reterra"))
-        found = None
-        if "grid" in player:
-            for key in COUNT_BOUNDS:
-                if key in player:
-                    check.add(join(path, key), _("ne se donne pas avec grid : la grille compte déjà cela "
-                                                 "(choisir la grille ou les comptes)"))
-            grid = _grid(player["grid"], join(path, "grid"), check)
-            if grid is not None:
-                found = _analyse(grid)
-            counts = found["counts"] if found else dict.fromkeys(COUNT_BOUNDS, 0)
-        else:
-            counts = _counts(player, path, check)
-        built = _built(player, path, check, cards, written)
-        bonus = check.integer(player, "building_bonus", path, 0, BONUS_MAX)
-        extra = {"grid": found} if found is not None else {}
-        scores.append(PlayerScore(name, _lines(counts, found, cards, built, bonus), extra))
-        inhabitants[name] = counts["inhabitants"]
-        buildings[name] = sum(built.values())
+        # read once per sub-document and cards in play (parts.py): an autosave changes one player
+        grid, lines, inhabited, built = PARTS.part(player_part, check, player, join("players", i),
+                                                   doc["variant"], in_play, ids)
+        # each result its own copy of the drawing (bytes this function's part wrote: not a stranger's)
+        extra = {"grid": marshal.loads(grid)} if grid is not None else {}  # noqa: S302
+        scores.append(PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines], extra))
+        inhabitants[name] = inhabited
+        buildings[name] = built
     if not check.ok:
         return None
     # T6: highest total, then most inhabitants (the English edition: most buildings), then shared.

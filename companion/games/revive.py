@@ -27,6 +27,7 @@ from .core import (
 )
 from .hooks import Hooks
 from .i18n import N_, _, ngettext
+from .parts import PARTS
 
 ABYSS = ("abyss",)
 COLOURS = 3  # card colours, artifact colours and artifact-card lines all come in three (V3, V5)
@@ -293,18 +294,26 @@ def criteria(sheets: dict[str, Sheet]) -> list[Criterion]:
 TIEBREAK_KEYS: tuple[str, ...] = ("resources",)
 
 
+def player_part(check: Checker, player: dict, path: str, variant: str) -> tuple[Sheet, tuple[Line, ...]]:
+    """One player's sheet and lines: nothing in them depends on the other players (V1-V4), so they
+    are kept per sub-document (parts.py) and only the 4-point token and the ranking are shared."""
+    sheet = read_player(check, player, path, variant)
+    return sheet, tuple(score_sheet(sheet, variant))
+
+
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     check.known(doc, ("game", "variant", "players"), "")
     variant = doc["variant"]
-    sheets = []
-    for i, player in enumerate(doc["players"]):
-        path = join("players", i)
-        sheets.append(read_player(check, player, path, variant) if isinstance(player, dict) else Sheet())
+    parts = [PARTS.part(player_part, check, player, join("players", i), variant) if isinstance(player, dict)
+             else (Sheet(), ()) for i, player in enumerate(doc["players"])]
+    sheets = [sheet for sheet, _lines in parts]
     check_four_token(check, sheets, names)
     if not check.ok:
         return None
     by_name = dict(zip(names, sheets, strict=True))
-    players = [PlayerScore(name, score_sheet(sheet, variant)) for name, sheet in by_name.items()]
+    lines = dict(zip(names, (kept for _sheet, kept in parts), strict=True))
+    players = [PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines[name]])  # its own
+               for name in by_name]
     return finish(GAME.id, variant, players, criteria(by_name))
 
 
@@ -339,7 +348,7 @@ GAME = Game(
 def blank(player: dict) -> bool:
     """A player with nothing entered: the artifact card's printed points alone (the table's shared
     card, copied to every player) are not an entry, its counts are."""
-    from . import blank as nothing
+    from .hooks import blank as nothing
 
     card = player.get("artifact_card")
     if isinstance(card, list):

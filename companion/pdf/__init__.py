@@ -25,14 +25,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 
-from .. import ROOT, games
+from .. import games
 from ..games import i18n, needed
 from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
 from ..games.i18n import _
+from ..settings import ROOT, STATIC
 from . import boards
 
-STATIC = ROOT / "static"
 TEMPLATES = ROOT / "templates"
 BASE_URL = STATIC.as_uri() + "/"  # the stylesheet's and fonts' URLs are relative to static/
 PAD_COLUMNS = 4
@@ -237,7 +237,7 @@ def _one_page_document(template: str, context: dict):
 
 
 def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, day: dt.date,
-                   edition: str | None = None) -> dict:
+                   edition: str | None = None, needs: Sequence | None = None) -> dict:
     game = games.GAMES[result.game]
     variant = result.variant
     colours = list(colours or [])
@@ -282,7 +282,9 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
         "headline": headline_of(result),
         "explanation": list(result.explanation),
         # what each player who did not win would have needed, by the same edition's rules
-        "needed": [needed.line(need) for need in games.needs(doc, result, edition=edition)],
+        # (`needs`: the caller's, searched once per stored version; else searched here)
+        "needed": [needed.line(need) for need in (games.needs(doc, result, edition=edition)
+                                                  if needs is None else needs)],
         "tiebreaks": list(game.tiebreak_lines(variant, game.edition(edition))),
         # A game with editions says its rule even on a crowded sheet: the table chose it.
         "tiebreaks_keep": bool(game.editions),
@@ -316,10 +318,13 @@ def render_sheet(document: dict, *, colours: list[str] | None = None,
 
 def sheet_from_result(document: dict, result: Result, *, colours: Sequence[object] | None = None,
                       date: dt.date | None = None, edition: str | None = None,
-                      photo: bytes | None = None) -> bytes:
+                      photo: bytes | None = None, needs: Sequence | None = None) -> bytes:
     """Like render_sheet, for a caller that already scored the document (by `edition`). `photo`: the
-    game's photo of the final board (a JPEG companion/photos.py made), on a second page."""
-    context = _sheet_context(document, result, colours, date or dt.date.today(), edition)
+    game's photo of the final board (a JPEG companion/photos.py made), on a second page. `needs`:
+    what each player who did not win would have needed (`games.needs` of the same document and
+    edition), when the caller has it: the search was up to a sixth of a fresh sheet's CPU (36 ms of
+    a 4-player Revive sheet's 247, issue 33), and the results page has already made it."""
+    context = _sheet_context(document, result, colours, date or dt.date.today(), edition, needs)
     if photo is None:
         return _one_page("pdf/sheet.html", context)
     from .fetcher import PHOTO_URL

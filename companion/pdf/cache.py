@@ -21,9 +21,9 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .. import ROOT
 from ..games import i18n
 from ..lru import LRU
+from ..settings import ROOT
 
 MAX_BYTES = 32 * 1024 * 1024
 MAX_ITEMS = 128

@@ -19,7 +19,7 @@ from urllib.request import url2pathname
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from . import STATIC
+from ..settings import STATIC
 
 PHOTO_URL = "companion-photo:board.jpg"  # the game's photo on the sheet (`resources`)
 

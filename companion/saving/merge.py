@@ -1,7 +1,7 @@
 """The merge: one phone's changes laid over the values stored NOW (pure functions).
 
-The stored side is a `View` of the stored document (field name -> text as the page shows it; the
-forms build it once per document, `companion.forms.stored`). A field is in conflict only when the
+The stored side is a `View` of the stored document (field name -> text as the page shows it:
+`companion.saving.spec.Texts`). A field is in conflict only when the
 stored value is neither its base nor the new value, as the stored document means it (`View.same`: a
 0 the server filled in is the blank a page was based on). A game may say more through its forms
 adapter (`rules`, a `Rules`: `companion.forms.adapter.Adapter` is one; None where a game has none):
@@ -24,11 +24,12 @@ from .wire import Changes
 
 
 class View(Protocol):
-    """What the merge reads of the stored document (`companion.forms.Stored` is one)."""
+    """What the merge reads of the stored document (`companion.saving.spec.Texts` is one)."""
 
     values: Mapping[str, str]  # field name -> the text a browser posts
-    shown: Mapping[str, str]  # field name -> the value as a person reads it
     limits: Mapping[str, int]  # Rows name -> max entries
+
+    def shown(self, name: str) -> str: ...  # the value as a person reads it
 
     def same(self, name: str, a: str, b: str) -> bool: ...
 
@@ -132,7 +133,7 @@ def lay(view: View, changes: Changes, *, added: list[str] | None = None,
         now = view.values.get(name, "")
         # as the stored document means it: a 0 the server filled in is the blank the page was based on
         if not view.same(name, now, was) and not view.same(name, now, mine):
-            conflicts[name] = view.shown.get(name) or blank
+            conflicts[name] = view.shown(name) or blank
     for (seat, key), (was, mine, name) in keyed.items():
         now = rules.stored_count(view.values, seat, key)
         if now != was and now != mine:

@@ -1,95 +1,71 @@
-"""One save from start to end, without a Flask request and without WTForms in its signature.
+"""One save from start to end (the autosave's and the no-JS post's), without a request or a form.
 
-`submit` lays a phone's `wire.Save` over the stored game (`merge`), has it checked (the form's
-own checks and the engine's, through the game's `Steps`), applies the draft/scored rule (a scored
-game always scores; a value wrong on its own is left out and every other value of the save is
-stored; a rule between fields not met yet is stored as a draft), writes nothing when nothing
-changes, and writes with one `UPDATE ... WHERE version` (`store.save`): when another save got in
-between (`StaleVersion`) the merge is made again on the fresh record, a few times, then the server
-is too busy (`Busy`, 503)."""
+`submit` lays a phone's `wire.Save` over the stored texts (`merge`), reads them as a document by the
+game's field spec (`spec.read`) and has the engine check the whole (`problems.check`); applies the
+draft/scored rule (a value wrong on its own is left out and the rest stored; a rule between fields
+not met yet makes a draft), writes nothing when nothing changes, and writes with one `UPDATE ...
+WHERE version` (`store.save`), merged again on the fresh record when another save got in (a few
+times, then `Busy`, 503)."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..games.i18n import N_
-from .wire import Changes, Save
+from ..games.i18n import N_, _
+from . import problems, spec
+from .merge import lay
+from .wire import Save
 
 RETRIES = 8
-LOG = logging.getLogger(__name__)  # at DEBUG: which way each save was laid (the engine's, the form's)
 
 
 class Busy(Exception):
     """Another save got in first every time: nothing was written (the phone tries again)."""
 
 
-class Steps:
-    """A game's form steps (`companion.forms.steps.Steps`): the only place WTForms works for a save.
-    The first four are required; `direct` and `written` have the defaults a game's steps without a
-    form-free path get (every save through the merged form; nothing to do after a write)."""
-
-    def stored(self, document: dict) -> Any:  # the stored document's view (`forms.Stored`)
-        raise NotImplementedError
-
-    def merge(self, document: dict, changes: Changes, view: Any, added: list[str],
-              keys: dict[str, str]) -> Any:  # `forms.Merged`: form, conflicts, stored, moved, dropped
-        raise NotImplementedError
-
-    def check(self, document: dict, form: Any) -> Any:  # `forms.Checked`
-        raise NotImplementedError
-
-    def differences(self, document: dict, view: Any) -> tuple[Any, Any, dict[str, str]]:
-        raise NotImplementedError
-
-    def direct(self, document: dict, save: Save, view: Any) -> Any | None:
-        """The save checked without the merged form (`forms.direct.Laid`), or None: the form's way."""
-        return None
-
-    def written(self, merged: Any, document: dict) -> Any | None:
-        """After `merged` was written as `document` (a direct save keeps its stored values): the
-        stored view of `document` when it made one, else None."""
-        return None
-
-
 @dataclass
 class Outcome:
     """What became of a save: "saved" (maybe as a draft breaking a rule, see `checked`; maybe without
     the values wrong on their own, see `refused`), "invalid" (nothing stored: every value changed was
-    wrong on its own, or a bad value is not one of its changes, such as an expired form),
-    "conflict" (the other side changed a field this phone changed too: nothing stored) or "seats"
-    (the players' seats changed since the page was rendered: nothing stored, `form` and `checked`
-    None, the phone reloads)."""
+    wrong on its own), "conflict" (the other side changed a field this phone changed too: nothing
+    stored) or "seats" (the players' seats changed since the page was rendered: nothing stored,
+    `checked` None, the phone reloads). `data`: every field's text after the merge (what the page
+    shows again after a refusal); `before`/`after`: the stored texts the save was laid on and those
+    of the record now."""
 
     kind: str
     record: Any
-    form: Any
-    checked: Any
+    checked: problems.Checked | None
+    fields: spec.Fields
     theirs: dict[str, str] = field(default_factory=dict)
-    known: dict[str, str] | None = None  # the stored values, when already read
     changed: list[str] = field(default_factory=list)
-    steps: Steps | None = None
     moved: dict[str, str] = field(default_factory=dict)  # rows this phone added, put elsewhere
     dropped: dict[str, str] = field(default_factory=dict)  # left out, and why (a card removed meanwhile)
-    # the stored view (`Steps.stored`) of `record.document` when the save has it already (None: ask
-    # `Steps.stored`), so the answer does not look it up again (a key is a json.dumps of the document)
-    view: Any = None
-    # a save stored or found unchanged: the stored view it was laid on and that view's version (the
-    # phone based on that version holds those values: the answer may send only what changed)
-    before: Any = None
-    laid_on: int | None = None
+    data: dict[str, str] = field(default_factory=dict)
+    before: spec.Texts | None = None
+    laid_on: int | None = None  # the version `before` is of, when the save was laid on it
     # the values left out because each was wrong on its own (field name -> its messages): the rest of
     # the save was stored (see docs/rulings.md, "Entering a game on the screens")
     refused: dict[str, list[str]] = field(default_factory=dict)
+    _after: spec.Texts | None = None
+    _read_as: tuple | None = None  # the texts the stored document was read from, and how
+
+    @property
+    def after(self) -> spec.Texts:
+        """The stored texts of the record as it is now (read once, when asked for). When they are
+        the very fields the save was read from (no row left out or numbered again), that reading's
+        contract paths are theirs."""
+        if self._after is None:
+            self._after = self.fields.texts(self.record.document)
+            if self._read_as is not None and self._read_as[0].keys() == self._after.values.keys():
+                self._after._paths = self._read_as[1].paths
+        return self._after
 
     @property
     def stored(self) -> dict[str, str]:
-        """Every stored value as the page shows it (read once, when asked for)."""
-        if self.known is None:
-            self.known = dict(self.steps.stored(self.record.document).values)
-        return self.known
+        return dict(self.after.values)
 
 
 def status_of(checked, finishing: bool) -> str | None:
@@ -100,33 +76,48 @@ def status_of(checked, finishing: bool) -> str | None:
     return "scored" if finishing else None
 
 
-def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishing: bool = False,
-           retries: int = RETRIES, partial: bool = True) -> Outcome:
+def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
+    """A save laid on the stored texts and read: (merged texts (`merge.Laid`), checked, how they
+    were read)."""
+    names = [p.get("name", "") for p in document.get("players", [])]
+    merged = lay(view, save.changes, added=save.added or None, keys=save.keys or None, names=names,
+                 rules=fields.rules, blank=_("vide"))
+    doc, reading = fields.read(document, merged.data, known=view)
+    return merged, problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say), reading
+
+
+def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, finishing: bool = False,
+           retries: int = RETRIES, partial: bool = True, posted: Mapping[str, str] | None = None) -> Outcome:
     """Lay this phone's save over the stored game and store the result (`write(record, document,
     version, status=, result=)`, the engine's result given so the write does not score again;
     raising an exception with the fresh `record` when the version moved on).
-    `save` None: an old page without its base values, behind the stored version (every difference
-    with what is stored is then a conflict). `partial` False: the rule before issue 29 (a value wrong
-    on its own stores nothing of its save), kept for the tests comparing the two paths on it."""
+    `save` None: an old page without its base values, behind the stored version (`posted`: its
+    values): every difference with what is stored is then a conflict. `partial` False: the rule
+    before issue 29 (a value wrong on its own stores nothing of its save)."""
     from ..store import StaleVersion
 
     if save is None:
-        form, checked, theirs = steps.differences(record.document, steps.stored(record.document))
+        view = fields.texts(record.document)
+        posted = dict(posted or {})
+        theirs = {name: view.shown(name) or _("vide") for name in view.values
+                  if view.shown(name, posted.get(name, "")) != view.shown(name)}
+        doc, reading = fields.read(record.document, posted)
+        checked = problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say)
         if theirs:
-            return Outcome("conflict", record, form, checked, theirs, steps=steps)
+            return Outcome("conflict", record, checked, fields, theirs, data=posted, before=view)
         save = Save({})  # it says what is stored already: nothing to write
     changed = list(save.changes)
     whole = save
     for _attempt in range(retries):
         if seats_moved_since(record, save):
-            return Outcome("seats", record, None, None, steps=steps)
-        view = steps.stored(record.document)
+            return Outcome("seats", record, None, fields, changed=changed)
+        view = fields.texts(record.document)
         save, refused = whole, {}
-        merged, form, checked = _laid(steps, record.document, save, view)
+        merged, checked, reading = laid(fields, record.document, save, view)
         if merged.conflicts:
-            return Outcome("conflict", record, form, checked, merged.conflicts, merged.stored, changed, steps,
-                           view=view)
-        first = merged, form, checked
+            return Outcome("conflict", record, checked, fields, merged.conflicts, changed, data=merged.data,
+                           before=view, _after=view)
+        first = merged, checked, reading
         # a save keeps every valid value: the values wrong on their own are left out (their messages
         # go back beside them) and the rest is laid again, until it is storable or nothing is left
         while partial and not checked.storable:
@@ -137,25 +128,25 @@ def submit(record, save: Save | None, steps: Steps, *, write: Callable, finishin
             save = without(save, wrong)
             if not save.changes:
                 break
-            merged, form, checked = _laid(steps, record.document, save, view)
+            merged, checked, reading = laid(fields, record.document, save, view)
             if merged.conflicts:  # cannot be: fewer changes, the same stored values
                 break
         if not checked.storable or merged.conflicts or (refused and checked.document == record.document):
-            merged, form, checked = first  # nothing of it is stored
-            return Outcome("invalid", record, form, checked, {}, merged.stored, changed, steps, view=view)
+            merged, checked, reading = first  # nothing of it is stored
+            return Outcome("invalid", record, checked, fields, {}, changed, data=merged.data, before=view,
+                           _after=view)
         status = status_of(checked, finishing and not refused)
         if checked.document == record.document and status in (None, record.status):
-            return Outcome("saved", record, form, checked, {}, merged.stored, changed, steps,
-                           merged.moved, merged.dropped, view, view, record.version, refused)  # nothing new
+            return Outcome("saved", record, checked, fields, {}, changed, merged.moved, merged.dropped,
+                           merged.data, view, record.version, refused, view)  # nothing new
         laid_on = record.version
         try:
             record = write(record, checked.document, record.version, status=status, result=checked.result)
         except StaleVersion as exc:
             record = exc.record
             continue
-        after = steps.written(merged, record.document)
-        return Outcome("saved", record, form, checked, {}, None, changed, steps, merged.moved, merged.dropped,
-                       after, view, laid_on, refused)
+        return Outcome("saved", record, checked, fields, {}, changed, merged.moved, merged.dropped,
+                       merged.data, view, laid_on, refused, _read_as=(merged.data, reading))
     raise Busy
 
 
@@ -172,19 +163,6 @@ def seats_moved_since(record, save: Save) -> bool:
     behind the stored version never reaches here (`submit`: a conflict on every difference)."""
     # a record without the column (a caller's stand-in, as the engine's tests build) never moved a seat
     return save.version is not None and save.version < (getattr(record, "seats_version", 0) or 0)
-
-
-def _laid(steps: Steps, document: dict, save: Save, view) -> tuple[Any, Any, Any]:
-    """A save laid on the stored view and checked: (merged, form, checked). The engine alone when it
-    can (an autosave of fields that are their contract paths), else the merged form with WTForms'
-    checks and the engine's."""
-    merged = steps.direct(document, save, view)
-    if merged is not None:
-        LOG.debug("save of %s laid by the engine", sorted(save.changes))
-        return merged, merged.form, merged.checked
-    LOG.debug("save of %s laid by the merged form", sorted(save.changes))
-    merged = steps.merge(document, save.changes, view, save.added, save.keys)
-    return merged, merged.form, steps.check(document, merged.form)
 
 
 def without(save: Save, names) -> Save:

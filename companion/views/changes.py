@@ -77,7 +77,7 @@ class _Named:
 def _names(sc, record, names: set[str]):
     """How the page names these fields, and shows their texts: one form of the stored game, with a
     row for every field named (a removed city's fields are named as the city was)."""
-    values = dict(forms.stored(sc, record.document).values)
+    values = dict(sc.texts(record.document).values)
     pairs = MultiDict([(n, v) for n, v in values.items() if v] + [(n, "") for n in names if n not in values])
     form = sc.form(record.document, formdata=pairs)
     sc.label(form, store.labels_of(record))
@@ -145,10 +145,8 @@ def _undo(record, change, back: str):
     if not change.undoable(record.seats_version):
         flash(tr(LOCKED), "error")
         return redirect(back, 303)
-    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
     try:
-        out = service.submit(record, gamelog.undo_save(change, record.version),
-                             forms.Steps(sc, request.form, extra), write=store.save)
+        out = service.submit(record, gamelog.undo_save(change, record.version), sc.fields, write=store.save)
     except service.Busy:
         abort(503)
     gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),

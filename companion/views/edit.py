@@ -8,11 +8,11 @@ import json
 from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 
 from .. import devices, forms, gamelog, games, history, store
-from ..forms import direct
 from ..games.i18n import N_, _, ngettext, tr
-from ..saving import service, wire
+from ..saving import service, spec, wire
 from . import edit_page
 
 CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
@@ -37,19 +37,32 @@ def partly(refused: dict) -> str:
                     len(refused))
 
 
+def _form_of(out, sc: forms.Screens, values=None):
+    """The form of a save's texts (after a refusal or a conflict: what this phone typed, as the
+    page shows it again), with the CSRF token posted."""
+    pairs = list((out.data if values is None else values).items())
+    if "csrf_token" in request.form:
+        pairs.append(("csrf_token", request.form["csrf_token"]))
+    return sc.form(out.record.document, formdata=MultiDict(pairs))
+
+
 def _partial_page(out, sc: forms.Screens):
     """A no-JS save stored without its values wrong on their own: the page of what is stored now,
     each refused field holding what was typed, with its message (nothing else to do than fix it)."""
-    from werkzeug.datastructures import MultiDict
-
-    view = out.view if out.view is not None else forms.stored(sc, out.record.document)
-    values = dict(view.values) | {name: request.form.get(name, "") for name in out.refused}
-    if "csrf_token" in request.form:
-        values["csrf_token"] = request.form["csrf_token"]
-    form = sc.form(out.record.document, formdata=MultiDict(list(values.items())))
+    values = dict(out.after.values) | {name: request.form.get(name, "") for name in out.refused}
+    form = _form_of(out, sc, values)
     form.version.data = str(out.record.version)
     return _edit_page(out.record, sc, form, errors=out.checked.errors | out.refused,
-                      general=[partly(out.refused), *out.checked.general], status=422, stored=view.values)
+                      general=[partly(out.refused), *out.checked.general], status=422,
+                      stored=out.after.values)
+
+
+def _summary(out, sc: forms.Screens, errors: dict) -> list[list[str]]:
+    """The fields of `errors` named for a player (a refusal's, a conflict's): read from the form of
+    the save's texts, built only then."""
+    if not errors:
+        return []
+    return [list(item) for item in forms.summary(_form_of(out, sc), errors)]
 
 def screens_or_404(game_id: str) -> forms.Screens:
     sc = forms.screens(game_id)
@@ -62,12 +75,13 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
                stored: dict | None = None, summarised: bool = False):
     """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them;
     the summary of what to fix on top for a refusal (422) or when `summarised`."""
+    view = sc.texts(record.document)
     if stored is None:
-        stored = forms.stored(sc, record.document).values
+        stored = view.values
     forms.pad_rows(form, request.form.get("add_row") if request.method == "POST" else None)
     result = store.result_of(record)
     errors = errors or {}
-    warned = forms.warned(sc, record.document, form, result)[0] if not errors else {}
+    warned = forms.warned(sc, view, result)[0] if not errors else {}
     sc.label(form, store.labels_of(record))
     stored = {k: v for k, v in stored.items() if v}
     return render_template(
@@ -84,34 +98,34 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     ), status
 
 
-def _save_of(record, sc: forms.Screens) -> wire.Save | None:
+def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str] | None]:
     """What this phone changed: the autosave's own lists, or the no-JS form compared with the values
-    its page was rendered from (its rows never move: each count's card is its row's). None when a
-    post cannot say (no base values and an older version): every difference is then a conflict."""
+    its page was rendered from (its rows never move: each count's card is its row's), and that
+    form's texts. The save is None when a post cannot say (no base values and an older version):
+    every difference is then a conflict."""
     if wire.is_autosave(request.form):
         try:
-            return wire.autosave(request.form)
+            return wire.autosave(request.form), None
         except wire.BadSave:
             abort(400)
-    posted_form = sc.form(record.document, formdata=request.form)
-    posted = forms.raw_values(posted_form)
+    posted = forms.raw_values(sc.form(record.document, formdata=request.form))
     base = wire.parse_values(request.form.get(wire.BASE))
     version = wire.version_of(request.form)
     if base is None:
         if version != record.version:
-            return None
-        base = forms.stored(sc, record.document).values
-    return wire.Save(wire.changes_of(posted, base), forms.new_rows(posted_form, base),
-                     forms.row_keys(sc, posted_form), version)
+            return None, posted
+        base = sc.texts(record.document).values
+    seats = len(record.document.get("players") or [])
+    added = spec.added_rows(sc.spec(record.document["variant"], seats), posted, base)
+    keys = sc.row_keys(posted)
+    return wire.Save(wire.changes_of(posted, base), added, keys, version), posted
 
 
 def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
     """This request's save through the saving service (companion/saving/service.py)."""
-    save = _save_of(record, sc)
-    extra = {"csrf_token": request.form.get("csrf_token", "")} if "csrf_token" in request.form else {}
+    save, posted = _save_of(record, sc)
     try:
-        out = service.submit(record, save, forms.Steps(sc, request.form, extra), write=store.save,
-                             finishing=finishing)
+        out = service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
     except service.Busy:
         abort(503)
     # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
@@ -125,6 +139,13 @@ def undo_of(posted) -> int | None:
     """The change a save undoes (the autosave's `undo`), None when it is no undo."""
     text = posted.get("undo", "")
     return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+def _parse_list(text: str | None) -> list[str] | None:
+    try:
+        return wire.parse_list(text)
+    except wire.BadSave:
+        return None
 
 
 def _anchor(form, changed: list[str]) -> str:
@@ -148,11 +169,12 @@ def edit(token: str):
         record = store.by_edit_token(token)
         form = sc.form(record.document)
         form.version.data = str(record.version)
+        view = sc.texts(record.document)
         # a stored draft's rules beside their fields; a game that scores (its result is kept) has none
-        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, record.document, form)
+        errors = {} if store.result_of(record) is not None else forms.problems_of(sc, view)
         if waiting and not errors:  # scored meanwhile (another phone): nothing waits any more
             return redirect(url_for("play.edit", token=token))
-        general = [tr(UNFINISHED), *forms.stored_problems(sc, forms.stored(sc, record.document))[1]] \
+        general = [tr(UNFINISHED), *forms.stored_problems(sc, view)[1]] \
             if waiting else None  # the rules with no field of their own too, as the refusal said them
         return _edit_page(record, sc, form, errors=errors, stored=forms.raw_values(form), general=general,
                           summarised=waiting)
@@ -163,18 +185,19 @@ def edit(token: str):
     if out.kind == "seats":  # the players changed on another phone: this page's seats are gone
         flash(tr(service.SEATS_MOVED), "error")
         return redirect(url_for("play.edit", token=token), 303)
-    record, form, checked = out.record, out.form, out.checked
+    record, checked = out.record, out.checked
+    if out.refused and out.kind == "saved":  # stored without the values wrong on their own: to fix
+        return _partial_page(out, sc)
+    form = _form_of(out, sc)
     form.version.data = str(record.version)  # saving again applies this phone's entries
     if out.kind == "conflict":
         return _edit_page(record, sc, form, errors=checked.errors, theirs=out.theirs,
-                          general=[tr(CONFLICT), *checked.general], status=409, stored=out.known)
+                          general=[tr(CONFLICT), *checked.general], status=409, stored=out.after.values)
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
-                          status=422, stored=out.known)
-    if out.refused:  # stored without the values wrong on their own: they stay on the page to fix
-        return _partial_page(out, sc)
+                          status=422, stored=out.after.values)
     if request.form.get("add_row"):
-        return _edit_page(record, sc, form, errors=checked.errors, stored=out.known)
+        return _edit_page(record, sc, form, errors=checked.errors, stored=out.after.values)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         # post/redirect/get: the page that says so is a GET the back button leaves (no "resubmit?")
         return redirect(url_for("play.edit", token=token, _anchor="error-summary", **{WAITING: "1"}), 303)
@@ -184,7 +207,7 @@ def edit(token: str):
         flash(message, "error")
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
     # the fields this phone changed: in this post, or (with JS) in the autosave just before it
-    changed = out.changed or forms.parse_list(request.form.get("just_saved")) or []
+    changed = out.changed or _parse_list(request.form.get("just_saved")) or []
     return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, changed)))
 
 
@@ -201,31 +224,28 @@ def save(token: str):
         return jsonify(ok=False, reload=True, version=out.record.version,
                        message=tr(service.SEATS_MOVED)), 409
     checked = out.checked
-    # the stored values after it, or as they are (the save's own view when it has one: no second look-up)
-    view = out.view if out.view is not None else forms.stored(sc, out.record.document)
+    view = out.after  # the stored texts after it, or as they are
     stored = {k: v for k, v in view.values.items() if v}
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
         # each field in conflict, named for a player, with the other side's value: the notice links
         # to them (one may be on another player's step, hidden); named without a form when the save
         # built none
-        fields = [list(item) for item in direct.summary(sc, out.record.document, out.form,
-                                                        {n: [v] for n, v in out.theirs.items()})]
+        fields = _summary(out, sc, {n: [v] for n, v in out.theirs.items()})
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
                        fields=fields, message=tr(CONFLICT_LIVE), errors=checked.errors,
                        general=checked.general, stored=stored,
                        totals=[p.total for p in result.players] if result else []), 409
     if out.kind == "invalid":  # the refused fields, named for a player (only a refusal lists them)
-        summary = [list(item) for item in direct.summary(sc, out.record.document, out.form, checked.errors)]
+        summary = _summary(out, sc, checked.errors)
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
                        general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
     held = {"stored": stored}
     errors, more = checked.errors, {}
     if out.refused:  # stored without the values wrong on their own: each keeps its message and entry
         errors = checked.errors | out.refused
-        summary = direct.summary(sc, out.record.document, out.form, out.refused)
         more = {"refused": list(out.refused), "state": partly(out.refused),
-                "summary": [list(item) for item in summary]}
+                "summary": _summary(out, sc, out.refused)}
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
         held = {"changed": wire.stored_changes(out.before.values, view.values)}
@@ -233,7 +253,7 @@ def save(token: str):
                    general=[*out.dropped.values(), *checked.general],
                    totals=[p.total for p in checked.result.players] if checked.result else [],
                    draft=not checked.ok, moved=out.moved,
-                   warnings=forms.warned(sc, out.record.document, view, checked.result)[0], **held, **more)
+                   warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
 
 
 def state(token: str):
@@ -247,11 +267,11 @@ def state(token: str):
     asked = request.args.get("version", "")
     if asked.isdigit() and int(asked) < record.seats_version:  # its seats are gone: never caught up
         return jsonify(ok=False, reload=True, version=record.version, message=tr(service.SEATS_MOVED)), 409
-    view = forms.stored(sc, record.document)
+    view = sc.texts(record.document)
     result = store.result_of(record)
     errors, general = forms.stored_problems(sc, view)
     return jsonify(ok=True, version=record.version, errors=errors, general=general,
                    totals=[p.total for p in result.players] if result else [], draft=result is None,
                    stored={k: v for k, v in view.values.items() if v},
-                   warnings=forms.warned(sc, record.document, view, result)[0])
+                   warnings=forms.warned(sc, view, result)[0])
 

@@ -7,8 +7,8 @@ to be shown beside a field (the game scores) and no message was flashed, the pag
 of its record and shape with the values filled in: the skeleton is the page rendered once by
 `Skeleton` (a `forms.html.FieldHtml` that writes a place instead of each value: a field's text, a
 box ticked or a radio chosen, a part hidden while a radio holds another value, the warnings beside
-a field, a select WTForms writes), and the values come from `forms.stored` (kept per document
-text, made without a form after an autosave).
+a field, a select WTForms writes), and the values are the stored document's texts (`Screens.texts`,
+made without a form).
 
 The key holds everything else the page is drawn from: the game, its tokens, players, colours and
 the table's names, the language, the page's URL (links, the language switch, the phone link), and
@@ -34,9 +34,10 @@ from markupsafe import escape
 from wtforms import SelectField
 
 from .. import forms, games, history, store
-from ..forms.html import Bare, FieldHtml, _e, _join
+from ..forms.html import Bare, FieldHtml, esc, join_messages
 from ..games import i18n
 from ..lru import LRU
+from ..saving import spec
 
 _NONCE = secrets.token_hex(6)  # a place's mark: no value typed at a table can forge it
 _MARK = re.compile("\ue000" + _NONCE + r"(\d+)\ue001")
@@ -68,7 +69,7 @@ class Page:
         append, get, warned = out.append, values.get, values.get("\ue000warned") or {}
         for (kind, name, arg, text), part in zip(self.places, self.parts[1:], strict=True):
             if kind == TEXT:
-                append(_e(get(name, "")))
+                append(esc(get(name, "")))
             elif kind == WHEN:
                 if get(name, "") == arg:
                     append(text)
@@ -78,7 +79,7 @@ class Page:
             elif kind == GIVEN:
                 append(values[name])
             elif kind == WARNED:
-                append(_join(warned.get(name)))
+                append(join_messages(warned.get(name)))
             else:
                 append(arg(values))
             append(part)
@@ -132,7 +133,7 @@ SKELETONS = LRU(max_size=16 * 1024 * 1024, max_items=128)
 _NOT_SKELETAL = Page(("",), ())  # a shape rendered with its form (a field WTForms writes)
 
 
-def _shape(view: forms.Stored) -> tuple:
+def _shape(view: spec.Texts) -> tuple:
     """The page's fields: the stored fields' names, and which fields in rows are blank (each list
     gets one blank row at its end, `forms.pad_rows`)."""
     names = tuple(view.values)
@@ -149,7 +150,7 @@ def page(record, sc: forms.Screens) -> str | None:
     result = store.result_of(record)
     if result is None:
         return None
-    view = forms.stored(sc, record.document)
+    view = sc.texts(record.document)
     key = (record.game, record.variant, record.edit_token, record.view_token, repr(record.colours),
            repr(record.labels), tuple(store.names_of(record)), record.seats_version, i18n.current(),
            request.url, request.script_root, _shape(view))
@@ -169,7 +170,7 @@ def page(record, sc: forms.Screens) -> str | None:
     for i, p in enumerate(result.players):
         values[f"\ue000total{i}"] = str(p.total)
     values["\ue000csrf"] = _csrf()
-    values["\ue000warned"] = forms.warned(sc, record.document, view, result)[0]
+    values["\ue000warned"] = forms.warned(sc, view, result)[0]
     return skeleton.fill(values)
 
 

@@ -175,7 +175,8 @@ def _sheet(record, back: str):
                 for p in result.players])
         photo = store.photo_of(record.id) if photo_key else None
         return sheet_from_result(record.document, result, colours=colours, date=day,
-                                 edition=store.edition_of(record), photo=photo.data if photo else None)
+                                 edition=store.edition_of(record), photo=photo.data if photo else None,
+                                 needs=score_cache.needed_of(record))  # kept per stored version
 
     # Rendered once per stored version (ETag, 304); the key holds all the sheet draws from.
     response = sheet_response(record, colours, day, (labels, photo_key) if photo_key else labels, render)

@@ -349,7 +349,7 @@
      take it in when no save is on its way. A field this phone changed and has not sent (a board
      half painted, kept here) keeps its value AND its base: its save, later, is merged against what
      it was based on, so a field both phones changed is still a conflict, never a silent overwrite. */
-  var asking = false, refused = false;  // refused: the last save was refused, its messages stand
+  var asking = false, refused = false, draftNow = false;  // draftNow: the last answer's game is a draft  // refused: the last save was refused, its messages stand
   // the values wrong on their own the server last refused, as sent (JSON), and the state it said
   var lastRefused = null;
   function quiet() { return !inFlight && !paused && !timer && !refused; }
@@ -400,7 +400,9 @@
     if (!Object.keys(sent).length) {
       if (!pending()) dropDraft();
       if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
-      say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
+      /* nothing new (a box's change event after its input event, a field left after typing): the
+         state of the last answer stands, "(incomplet)" included */
+      say(pending() ? T("kept_here") : T(draftNow ? "saved_draft" : "saved"), pending() ? "" : "ok");
       settle();
       return;
     }
@@ -456,7 +458,9 @@
           lastRefused = [JSON.stringify(kept), data.state];
           showSummary(data.summary);
           say(data.state, "bad");
-        } else say(undid ? T("undone") : data.draft ? T("saved_draft") : T("saved"), "ok");
+        } else if (timer) say(T("pending"), "busy");  // typed meanwhile: that waits, not saved yet
+        else say(undid ? T("undone") : data.draft ? T("saved_draft") : T("saved"), "ok");
+        draftNow = !!data.draft;
       });
       else if (status === 409 && data && data.reload) {
         /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
@@ -529,10 +533,39 @@
     writeDraft();
     if (paused) return;
     staleTotals(Object.keys(changes(true)));  // "–" until the answer says the new totals
+    if (tapped(e)) {
+      if (!inFlight) { save(); return; }  // at once: its totals come back with the answer
+      again = true;  // one save at a time: the answer sends this tap, on the base it brings
+      say(T("pending"), "busy");
+      settle();
+      return;
+    }
     say(T("pending"), "busy");
     clearTimeout(timer);
-    timer = setTimeout(save, DELAY);
+    timer = setTimeout(save, DELAY);  // typed: sent once the typing pauses, so a number goes whole
     settle();
+  }
+
+  /* A tap (issue 33): a stepper's − / +, a chip, a box, a tile or a city on Rebirth's pad is sent at
+     once, so its totals come back within a moment; typing keeps the short delay. Told by what was
+     tapped, never by whether the event is the browser's own (the scripts fire theirs). A field
+     inside [data-save-after-pause] keeps the delay even when tapped (Reterra's counts by card: a
+     burst of taps goes in the terms the player saw, see board.js's "sending"), and so does a switch
+     that only arranges the page (data-keep-local) or a board being painted. */
+  var TAPS = "button[data-step], [data-tile-pad] button, [data-new-city-size]";
+  var tapping = false;
+  document.addEventListener("click", function (e) {
+    if (!e.target || !e.target.closest || !e.target.closest(TAPS) || !form.contains(e.target)) return;
+    tapping = true;  // the events the scripts fire for this click (fields.js, rebirth.js), and no others
+    setTimeout(function () { tapping = false; }, 0);
+  }, true);
+  document.addEventListener("click", function () { tapping = false; });  // after fields.js's (loaded first)
+  function tapped(e) {
+    var el = e && e.target;
+    if (!el || !el.closest || el === form || el.closest("[data-save-after-pause]")) return false;
+    if (el.hasAttribute("data-keep-local")) return false;
+    if (tapping) return true;
+    return el.type === "checkbox" || (el.type === "radio" && !!el.closest(".chip"));
   }
 
   /* A full submit ("Enregistrer", "Voir les résultats") carries every field and their base values:

@@ -1,0 +1,138 @@
+"""One autosave as a phone sends it (a 4-player Revive + Call of the Abyss game, one field of one
+player changed, as static/js/play/autosave.js posts it), against the app's trivial route in the same
+run: CPU time (and wall time), and with `--instructions` the instructions each costs, counted by
+valgrind (cachegrind, no cache simulation) as the difference between a warmed process that then
+makes N calls and one that makes none.
+
+Run: `.venv/bin/python -m bench.bench_autosave` (CPU; a few seconds), then
+`.venv/bin/python -m bench.bench_autosave --instructions` (valgrind; a few minutes).
+Also timed alone: the engine scoring the saved document after one player's field changed, with each
+player's part kept (companion/games/parts.py) and with nothing kept (a full rescoring).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+from bench.bench_pages import bench_app, form_fields
+from bench.bench_revive import documents
+from bench.common import interleaved, report_both
+
+try:  # the store of players' parts (issue 33); absent before it, where every score is a full one
+    from companion.games.parts import PARTS
+except ImportError:  # pragma: no cover - measuring the code before it
+    PARTS = None
+
+
+def setup():
+    """The app, a stored game with its whole end state, and the two calls: an autosave of one field
+    (player 0's track, a new value each time) and the trivial route."""
+    app = bench_app()
+    client = app.test_client()
+    doc = next(iter(documents().values()))
+    new = {"game": "revive", "variant": "abyss"}
+    for i, p in enumerate(doc["players"]):
+        new[f"players-{i}-name"] = p["name"]
+    token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=new).headers["Location"]).group(1)
+    first = client.post(f"/g/{token}/save", data=form_fields(doc, 1))
+    version = [first.json["version"]]
+    held = {name: first.json["stored"].get(name, "") for name in ("players-0-track", "players-0-progress")}
+    calls = [0]
+
+    def autosave():
+        """Player 0's track + 1 (0 after 500), and every 500th save their progress + 1 instead: the
+        player's sub-document is never one the engine saw within its parts' store (1,024 parts), as
+        at a table where the same values seldom come back."""
+        calls[0] += 1
+        name = "players-0-progress" if calls[0] % 500 == 0 else "players-0-track"
+        top = 100 if name.endswith("progress") else 500
+        mine = str((int(held[name] or 0) + 1) % top)
+        data = {"version": version[0], "changes": json.dumps({name: [held[name], mine]}),
+                "new_rows": "[]", "delta": "1"}
+        response = client.post(f"/g/{token}/save", data=data)
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert "totals" in response.json  # the answer carries the new totals
+        version[0], held[name] = response.json["version"], mine
+
+    def floor():
+        return client.get("/_floor")
+
+    return app, doc, autosave, floor
+
+
+def engine_calls(doc: dict):
+    """The engine alone on the document an autosave of player 0's track leaves: parts kept, then
+    nothing kept (each call a full rescoring)."""
+    from companion import games
+
+    state = {"n": 0}
+
+    def changed() -> dict:  # a sub-document of player 0 not seen within the store's 1,024 parts
+        state["n"] += 1
+        player = {**doc["players"][0], "track": state["n"] % 500, "progress": state["n"] // 500 % 100}
+        return {**doc, "players": [player, *doc["players"][1:]]}
+
+    def kept():
+        return games.score(changed())
+
+    def full():
+        if PARTS is not None:
+            PARTS.clear()
+        return games.score(changed())
+
+    return kept, full
+
+
+def cpu() -> None:
+    app, doc, autosave, floor = setup()
+    report_both("enregistrement automatique d'un champ (POST), 4 joueurs", interleaved(autosave, floor),
+                "route triviale de l'application")
+    kept, full = engine_calls(doc)
+    report_both("moteur seul, un joueur changé, parts des autres gardées", interleaved(kept, floor),
+                "route triviale de l'application")
+    report_both("moteur seul, un joueur changé, tout recompté", interleaved(full, floor),
+                "route triviale de l'application")
+
+
+def count(what: str, n: int) -> None:
+    """Warm up (the app, one autosave, one trivial request), then `n` calls of `what`: the process
+    valgrind counts."""
+    app, doc, autosave, floor = setup()
+    autosave()
+    floor()
+    call = {"autosave": autosave, "floor": floor, "none": lambda: None}[what]
+    for _ in range(n):
+        call()
+
+
+def instructions(n: int) -> None:
+    """Instructions per call, each the difference between N calls and none after the same warm-up."""
+    def run(what: str, calls: int) -> int:
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+               sys.executable, "-m", "bench.bench_autosave", "--count", what, str(calls)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+        return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
+
+    base = run("none", 0)
+    each = {what: (run(what, n) - base) / n for what in ("autosave", "floor")}
+    print(f"instructions par appel (valgrind, {n} appels) : enregistrement automatique "
+          f"{each['autosave']:,.0f} ; route triviale {each['floor']:,.0f} ; "
+          f"ratio {each['autosave'] / each['floor']:.2f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instructions", type=int, nargs="?", const=200, metavar="N",
+                        help="count instructions under valgrind (N calls each, default 200)")
+    parser.add_argument("--count", nargs=2, metavar=("WHAT", "N"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.count:
+        count(args.count[0], int(args.count[1]))
+    elif args.instructions:
+        instructions(args.instructions)
+    else:
+        cpu()

@@ -1,0 +1,46 @@
+"""Revive's fields and its document (pure: no form, no Flask): the artifact card shared or not.
+
+The contract keeps an `artifact_card` per player: three lines of {count, points}. At most tables one
+card is shared, so by default the card's points per line are typed once (`card`, table level) and
+copied to every player (`to_document`); each player types only what the line counts for them. "Une
+carte par joueur" shows the points fields in each player's section instead: the page shows one
+shared card when every player's card has the same points (`to_form`).
+"""
+
+from __future__ import annotations
+
+from . import revive as engine
+
+SHARED, EACH = "shared", "each"
+
+
+def _points(player: dict) -> tuple[int, ...]:
+    lines = player.get("artifact_card") or []
+    return tuple(line.get("points", 0) if isinstance(line, dict) else 0 for line in lines) or (0,) * 3
+
+
+def to_form(document: dict, data: dict) -> None:
+    """Shared when every player's card has the same points (always true of a new game)."""
+    players = document.get("players", [])
+    cards = {_points(p) for p in players}
+    shared = len(cards) <= 1
+    data["card_mode"] = SHARED if shared else EACH
+    first = _points(players[0]) if players else (0,) * 3
+    data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
+
+
+def to_document(document: dict, reading) -> None:
+    """A shared card: its points go into every player's `artifact_card`, and a problem with them is
+    shown beside the shared card's field (`reading`: `companion.saving.spec.Reading`)."""
+    if reading.data.get("card_mode") != SHARED:
+        return
+    shared = [reading.data.get(f"card-{j}-points") or 0 for j in range(engine.COLOURS)]
+    for i, player in enumerate(document["players"]):
+        lines = player.setdefault("artifact_card", [{} for _ in shared])
+        for j, points in enumerate(shared):
+            if j < len(lines) and isinstance(lines[j], dict):
+                if points:
+                    lines[j]["points"] = points
+                else:
+                    lines[j].pop("points", None)
+                reading.paths[f"players[{i}].artifact_card[{j}].points"] = f"card-{j}-points"

@@ -1,0 +1,516 @@
+"""A game's fields as the save reads them: a tree of plain nodes (`Leaf`, `Group`, `Fixed`, `Rows`)
+per variant and seat count, and the two readings every save, page and answer uses: `texts` (a
+document as its page shows it: field name -> the text a browser posts) and `read` (texts as a
+document, each value read by its leaf with its message when wrong on its own, every field's
+contract path recorded). Field names mirror contract paths (``players-0-resources-gears`` is
+``players[0].resources.gears``); what does not map one to one is the game's `Hooks`. No form here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from .. import formkeys
+from ..games.i18n import _, tr
+
+# --------------------------------------------------------------------------- how a typed value reads
+# (shared with the form's own fields, `companion.forms.fields`)
+
+OMIT = object()  # a value left out of the document (blank)
+
+_INT = re.compile(r"[+-]?\d{1,7}")
+
+
+def whole_number(text: str) -> int | None:
+    """A typed whole number as a `Count` reads it (the form, and the autosave's engine path alike):
+    None when blank; a ValueError with the field's message when it is not one ("−" is a minus)."""
+    raw = text.strip().replace("\u2212", "-")
+    if raw == "":
+        return None
+    if not _INT.fullmatch(raw):
+        raise ValueError(_("doit être un nombre entier"))
+    return int(raw)
+
+
+def out_of_bounds(value: int | None, lo: int, hi: int) -> str | None:
+    """A `Count`'s message for a number outside its bounds, else None."""
+    if value is not None and not lo <= value <= hi:
+        return _("doit être entre {lo} et {hi}", lo=lo, hi=hi)
+    return None
+
+
+def document_value(text: str, numeric: bool):
+    """A chosen value (its posted text, stripped) as the document holds it: a numeric choice's
+    ASCII digits as their number ("¹" is a digit to isdigit() and not to int()); anything else
+    stays as typed, for the field's message and the engine's."""
+    if numeric and text.isascii() and text.isdigit():
+        return int(text)
+    return text
+
+
+# --------------------------------------------------------------------------- the tree
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A field a player fills: "count" (a whole number in [lo, hi]), "flag" (a box), "choice" (one of
+    `values`, labelled by `offered`: (value, French message id)), "name" (a player of the game, or
+    nobody: null when `nobody`, else left out of its group) or "text"."""
+
+    kind: str
+    lo: int = 0
+    hi: int = 0
+    values: frozenset = frozenset()
+    offered: tuple = ()
+    numeric: bool = False  # a choice the document holds as its number (Rebirth's round towers)
+    nobody: bool = True
+    default: str | None = None  # a choice's value when its page did not post it at all
+
+
+@dataclass(frozen=True)
+class Group:
+    """Named fields; `ui_only` are read (their messages, their values for the game's hooks) but not
+    written in the document as they are."""
+
+    fields: tuple  # ((key, node), ...) in the page's order
+    ui_only: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """Exactly `n` entries, entry i always entry i (a blank entry is its empty value)."""
+
+    item: object
+    n: int
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows the table adds and removes: blank rows are left out and the rest numbered again."""
+
+    item: object
+    max_entries: int
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One game's fields for one variant and seat count: the table's, and each player's."""
+
+    table: Group
+    player: Group
+    seats: int
+
+
+class Hooks:
+    """What a game says of its fields beyond the tree (its forms adapter gives them)."""
+
+    def to_texts(self, document: dict, data: dict) -> None:
+        """Fill `data` (the document without game and variant) with what only the page shows."""
+
+    def to_document(self, document: dict, reading: Reading) -> None:
+        """Finish the document read from the fields (a key made from others, a mode's fields)."""
+
+
+NO_HOOKS = Hooks()
+
+
+def name_of(prefix: str, key) -> str:
+    return f"{prefix}-{key}" if prefix else str(key)
+
+
+# --------------------------------------------------------------------------- document -> texts
+
+
+@dataclass
+class Texts:
+    """A document as its page shows it: every field's posted text (`values`), each leaf's spec
+    (`leaves`), each list of rows' limit (`limits`), and the text a field nobody typed shows once
+    stored, where it is not blank (a number of a fixed list is stored as 0: "" and "0" are one)."""
+
+    values: dict = field(default_factory=dict)
+    leaves: dict = field(default_factory=dict)
+    limits: dict = field(default_factory=dict)
+    blanks: dict = field(default_factory=dict)
+    rows: dict = field(default_factory=dict)  # list name -> how many rows it shows
+    document: dict = field(default_factory=dict)  # the document they show
+    fields: Fields | None = None  # its game's, to read `paths` when asked for
+    _paths: dict | None = None
+
+    @property
+    def paths(self) -> dict[str, str]:
+        """The document's contract paths -> the field showing each (where a draft's messages go)."""
+        if self._paths is None:
+            self._paths = self.fields.read(self.document, self.values)[1].paths
+        return self._paths
+
+    def same(self, name: str, a: str, b: str) -> bool:
+        """Whether two texts of a field mean one stored value."""
+        if a == b:
+            return True
+        blank = self.blanks.get(name)
+        return blank is not None and {a, b} <= {"", blank}
+
+    def shown(self, name: str, text: str | None = None) -> str:
+        """A field's value as a person reads it (a box: oui/non, a choice: its label)."""
+        text = self.values.get(name, "") if text is None else text
+        leaf = self.leaves.get(name)
+        if leaf is None:
+            return text
+        if leaf.kind == "flag":
+            return _("oui") if text not in ("", "false") else _("non")
+        if leaf.kind == "choice":
+            for value, label in leaf.offered:
+                if value == text:
+                    return tr(label) if isinstance(label, str) and label else label
+        return text
+
+
+class Fields:
+    """A game's fields as a save reads them: its spec per variant and seat count (`make`, once each),
+    its hooks, the merge's rules (`merge.Rules`, None: by names only) and how its pages word an
+    engine message (`say`)."""
+
+    def __init__(self, make: Callable[[str, int], Spec], hooks: Hooks = NO_HOOKS, rules=None,
+                 say: Callable[[str], str] | None = None):
+        self._make, self.hooks, self.rules, self._say = make, hooks, rules, say
+        self._specs: dict[tuple[str, int], Spec] = {}
+
+    def say(self, message: str) -> str:
+        return self._say(message) if self._say else message
+
+    def spec(self, variant: str, seats: int) -> Spec:
+        found = self._specs.get((variant, seats))
+        if found is None:
+            found = self._specs[(variant, seats)] = self._make(variant, seats)
+        return found
+
+    def texts(self, document: dict) -> Texts:
+        """The stored document as its page shows it."""
+        out = texts(self.spec(document["variant"], len(document.get("players") or [])), document, self.hooks)
+        out.document, out.fields = document, self
+        return out
+
+    def read(self, document: dict, values: Mapping[str, str], of: Spec | None = None,
+             known: Texts | None = None) -> tuple[dict, Reading]:
+        """The document the texts `values` describe, for the game and players of `document` (`of`:
+        the spec, when not the game's own; `known`: texts `values` were made from, whose rows
+        need not be counted again)."""
+        names = [p.get("name", "") for p in document.get("players", [])]
+        return read(of or self.spec(document["variant"], len(names)), values, names, self.hooks,
+                    {"game": document["game"], "variant": document["variant"]}, known)
+
+
+def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
+    """The page's texts of a stored document."""
+    data = {k: v for k, v in document.items() if k not in ("game", "variant")}
+    hooks.to_texts(document, data)
+    out = Texts()
+    _texts(spec.table, data, "", out)
+    players = data.get("players") if isinstance(data.get("players"), list) else []
+    for i in range(spec.seats):
+        player = players[i] if i < len(players) else None
+        _texts(spec.player, player, f"players-{i}", out)
+    return out
+
+
+def _texts(node, value, name: str, out: Texts) -> None:
+    kind = type(node)
+    if kind is Leaf:
+        out.values[name] = _text(node, value)
+        out.leaves[name] = node
+    elif kind is Group:
+        if type(value) is not dict:
+            value = {}
+        values, leaves = out.values, out.leaves
+        for key, sub in node.fields:
+            full = f"{name}-{key}" if name else key
+            if type(sub) is Leaf:  # most fields: written here, no call
+                if sub.default is not None and key not in value:  # a choice the document does not say
+                    values[full] = sub.default
+                else:
+                    values[full] = _text(sub, value.get(key))
+                leaves[full] = sub
+            else:
+                _texts(sub, value.get(key), full, out)
+    else:
+        items = list(value) if isinstance(value, list) else []
+        if isinstance(node, Rows):
+            out.limits[name] = node.max_entries
+            items = items[:node.max_entries] or [None]
+            out.rows[name] = len(items)
+        else:
+            items = (items + [None] * node.n)[:node.n]
+            if isinstance(node.item, Leaf) and node.item.kind == "count":
+                out.blanks.update((f"{name}-{i}", "0") for i in range(node.n))
+        for i, item in enumerate(items):
+            _texts(node.item, item, f"{name}-{i}", out)
+
+
+def _text(leaf: Leaf, value) -> str:
+    kind = leaf.kind
+    if kind == "count":
+        return str(value) if type(value) is int else ""
+    if kind == "flag":
+        return "y" if value else ""
+    if kind == "name":
+        return value.strip() if isinstance(value, str) else ""
+    if value is None:
+        return ""
+    return str(value).strip()
+
+
+# --------------------------------------------------------------------------- texts -> document
+
+
+@dataclass
+class Reading:
+    """Field texts read as a document: `messages` (field name -> its own messages, in the page's
+    order), `paths` (contract path -> the field showing it), `data` (field name -> its value as
+    read: a number or None, a box's bool, a choice or a text, for the game's hooks), `names` (every
+    field the page shows, lists and groups included: a message's possible places) and `rows`
+    (list name -> the row indices read; `blank`: the blank rows among them)."""
+
+    values: Mapping[str, str]
+    players: list[str]
+    messages: dict = field(default_factory=dict)
+    paths: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    spec: Spec | None = None
+    rows: dict = field(default_factory=dict)
+    blank: set = field(default_factory=set)
+    _indices: dict | None = None
+
+    def shows(self, name: str) -> bool:
+        """Whether the page has a field (or a group, a list, a row) of that name: a place for its
+        messages (the seat list has none)."""
+        if name == "players" or self.spec is None:
+            return False
+        parts = name.split("-")
+        if parts[0] == "players":
+            if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(self.players):
+                return False
+            node, parts = self.spec.player, parts[2:]
+        else:
+            node = self.spec.table
+        for part in parts:
+            if type(node) is Group:
+                node = next((sub for key, sub in node.fields if key == part), None)
+                if node is None:
+                    return False
+            elif type(node) in (Rows, Fixed):
+                limit = node.max_entries if type(node) is Rows else node.n
+                if not (part.isdigit() and int(part) < limit):
+                    return False
+                node = node.item
+            else:
+                return False
+        return True
+
+    def say(self, name: str, message: str) -> None:
+        said = self.messages.setdefault(name, [])
+        if message not in said:
+            said.append(message)
+
+    known: Texts | None = None  # the texts `values` were made from (their rows counted already)
+
+    def indices(self, prefix: str) -> list[int]:
+        """The row indices the texts hold for a list (every key's numbered parts, read once; only
+        the keys the known texts do not have, when there are such texts)."""
+        if self._indices is None:
+            found: dict[str, set[int]] = {}
+            known = self.known
+            if known is not None:
+                for name, count in known.rows.items():
+                    found[name] = set(range(count))
+            for key in self.values:
+                if known is not None and key in known.values:
+                    continue
+                for match in _NUMBERED.finditer(key):
+                    found.setdefault(key[:match.start()], set()).add(int(match.group(1)))
+            self._indices = {k: sorted(v) for k, v in found.items()}
+        return self._indices.get(prefix, [])
+
+
+# a row's index: ASCII digits, as many as one can have (`formkeys`: "²" or 5,000 digits are no index)
+_NUMBERED = re.compile(rf"-([0-9]{{1,{formkeys.MAX_INDEX_DIGITS}}})(?=-|$)")
+
+
+def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks = NO_HOOKS,
+         game: dict | None = None, known: Texts | None = None) -> tuple[dict, Reading]:
+    """The document `values` describe (`game`: its "game" and "variant"; the players keep their
+    names; `known`: the texts `values` were made from, if any), and how it was read."""
+    r = Reading(values, list(players), known=known, spec=spec)
+    doc = dict(game or {})
+    doc.update(_collect(spec.table, "", "", r))
+    out_players = []
+    for i, who in enumerate(players):
+        path, name = f"players[{i}]", f"players-{i}"
+        r.paths[path] = name
+        player = {"name": who}
+        if i < spec.seats:
+            player.update(_collect(spec.player, name, path, r))
+        out_players.append(player)
+    r.paths["players"] = "players"
+    doc["players"] = out_players
+    hooks.to_document(doc, r)
+    return doc, r
+
+
+def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
+    out = {}
+    ui = group.ui_only
+    for key, sub in group.fields:
+        name = f"{prefix}-{key}" if prefix else key
+        if key in ui:
+            _read(sub, name, None, r)
+            continue
+        value = _read(sub, name, f"{path}.{key}" if path else key, r)
+        if value is not OMIT:
+            out[key] = value
+    return out
+
+
+def _read(node, name: str, path: str | None, r: Reading):
+    """A field's value in the document (OMIT: left out); `path` None: read, not written."""
+    if path is not None:
+        r.paths[path] = name
+    kind = type(node)
+    if kind is Leaf:
+        return _leaf(node, name, r)
+    if kind is Group:
+        value = {}
+        ui = node.ui_only
+        for key, sub in node.fields:
+            sub_name = f"{name}-{key}"
+            if key in ui:
+                _read(sub, sub_name, None, r)
+                continue
+            if type(sub) is Leaf:
+                if path is not None:
+                    r.paths[f"{path}.{key}"] = sub_name
+                got = _leaf(sub, sub_name, r)
+            else:
+                got = _read(sub, sub_name, None if path is None else f"{path}.{key}", r)
+            if got is not OMIT:
+                value[key] = got
+        if not value:
+            return OMIT  # an empty object is the same as none (contract)
+        # a player not chosen yet (a `Name` whose blank is not "nobody") is left out, the group kept
+        return {k: v for k, v in value.items()
+                if not (v is None and _leaf_of(node, k) is not None and not _leaf_of(node, k).nobody)}
+    if isinstance(node, Rows):
+        indices = r.indices(name)[:node.max_entries]
+        if not indices:
+            indices = [0]
+        r.rows[name] = indices
+        items = []
+        for k in indices:
+            entry = f"{name}-{k}"
+            if _blank(node.item, entry, r):
+                r.blank.add(entry)
+                _read(node.item, entry, None, r)  # its names only: a blank row says nothing
+                continue
+            value = _read(node.item, entry, None if path is None else f"{path}[{len(items)}]", r)
+            if value is not OMIT:  # a row holding only a typing error: its message is beside it
+                items.append(value)
+        return items if items else OMIT
+    values = []
+    for i in range(node.n):
+        value = _read(node.item, f"{name}-{i}", None if path is None else f"{path}[{i}]", r)
+        if value is OMIT:  # a fixed list keeps every entry: a blank one is its empty value
+            item = node.item
+            value = (0 if isinstance(item, Leaf) and item.kind == "count" else
+                     False if isinstance(item, Leaf) and item.kind == "flag" else
+                     {} if isinstance(item, Group) else None)
+        values.append(value)
+    return values
+
+
+def _leaf_of(group: Group, key: str) -> Leaf | None:
+    for k, sub in group.fields:
+        if k == key:
+            return sub if isinstance(sub, Leaf) else None
+    return None
+
+
+def _blank(node, name: str, r: Reading) -> bool:
+    if isinstance(node, Group):
+        return all(_blank(sub, name_of(name, key), r) for key, sub in node.fields)
+    if isinstance(node, Rows):
+        return all(_blank(node.item, f"{name}-{k}", r) for k in (r.indices(name)[:node.max_entries] or [0]))
+    if isinstance(node, Fixed):
+        return all(_blank(node.item, f"{name}-{i}", r) for i in range(node.n))
+    text = r.values.get(name)
+    if node.kind == "flag":
+        return text is None or text in ("", "false")
+    if text is None:
+        return node.default is None
+    return text.strip() == ""
+
+
+def _leaf(leaf: Leaf, name: str, r: Reading):
+    text = r.values.get(name)
+    kind = leaf.kind
+    if kind == "count":
+        if text is None or text == "":
+            r.data[name] = None
+            return OMIT
+        if text.isdigit() and text.isascii() and len(text) <= 7:  # the common case: plain digits
+            value = int(text)
+            r.data[name] = value
+            if not leaf.lo <= value <= leaf.hi:
+                r.say(name, out_of_bounds(value, leaf.lo, leaf.hi))
+            return value
+        try:
+            value = whole_number(text)
+        except ValueError as exc:
+            r.data[name] = None
+            r.say(name, str(exc))
+            return OMIT
+        r.data[name] = value
+        if value is None:
+            return OMIT
+        problem = out_of_bounds(value, leaf.lo, leaf.hi)
+        if problem:
+            r.say(name, problem)
+        return value
+    if kind == "flag":
+        on = not (text is None or text in ("", "false"))
+        r.data[name] = on
+        return True if on else OMIT
+    if kind == "choice":
+        data = leaf.default if text is None else text
+        if data == "":
+            data = None
+        r.data[name] = data
+        if data is not None and data not in leaf.values:
+            r.say(name, _("choix inconnu"))
+        if data is None or data.strip() == "":
+            return OMIT
+        return document_value(data.strip(), leaf.numeric)
+    if kind == "name":
+        data = text or ""
+        r.data[name] = data
+        if data and data not in r.players:
+            r.say(name, _("choisissez un joueur de la partie"))
+        return data or None
+    r.data[name] = text
+    if text is None or text.strip() == "":
+        return OMIT
+    return text.strip()
+
+
+def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:
+    """The rows of posted `values` that were blank in `base` (the page's values): rows this phone
+    added (a no-JS post)."""
+    _doc, r = read(spec, values, [""] * spec.seats)
+    out = []
+    for name, indices in r.rows.items():
+        for k in indices:
+            entry = f"{name}-{k}"
+            if not any(v and (n == entry or n.startswith(entry + "-")) for n, v in base.items()):
+                out.append(entry)
+    return out
+
+
