@@ -10,7 +10,7 @@ moved up): undone in one tap.
 
 An undo is a save like any other (`undo_save`): `{name: [after, before]}` laid over what is stored
 NOW by the saving service, so a field another phone changed since is a conflict, never overwritten
-silently. The autosave sends it from the edit page (static/js/play/undo.js asks `last` for the
+silently. The autosave sends it from the edit page (static/js/play/autosave.js asks `last` for the
 changes, lays them in the fields and saves with `undo` = the change undone); the log page posts it
 without JavaScript. It is logged with `undo_of`; a change is undone while an undo of it is itself
 not undone (undoing an undo redoes the change). A change written before the players' seats last

@@ -91,7 +91,7 @@ STRINGS = {
     # zone.js: a time written again in the phone's zone
     "months": N_("janv.|févr.|mars|avr.|mai|juin|juil.|août|sept.|oct.|nov.|déc."),
     "when": N_("{day} {month} {year} à {hour} h {minute}"),
-    # play/undo.js: "Annuler" on the edit page
+    # autosave.js: "↶" (undo) on the edit page
     "undoing": N_("Annulation…"),
     "nothing_to_undo": N_("Rien à annuler"),
     "undone": N_("Annulé ✓"),

@@ -23,7 +23,7 @@ NAMES = ["Maëlle", "Yanis"]
 
 
 def _undo(phone, token: str):
-    """"Annuler" as static/js/play/undo.js does it: ask for this phone's last change, then send its
+    """"Annuler" as static/js/play/autosave.js does it: ask for this phone's last change, then send its
     undo through the autosave (`undo` naming it). (the answer, the change's id)"""
     last = phone.get(f"/g/{token}/annuler", headers={"Accept": "application/json"}).json
     if not last["ok"]:

@@ -3,7 +3,7 @@
 The log page lists the game's changes, newest first, each with its phone ("ce téléphone", "un autre
 téléphone"), its time, and its fields from what to what, with a button that undoes it: a plain
 form (POST, CSRF), post/redirect/get, no JavaScript needed. "Annuler" on the edit page undoes this
-phone's last change: with JavaScript, static/js/play/undo.js asks `last` (GET, JSON) and sends the
+phone's last change: with JavaScript, static/js/play/autosave.js asks `last` (GET, JSON) and sends the
 undo through the autosave; without, it posts here (`undo_last`). An undo goes through the saving
 service as any save: a field another phone changed since is a conflict, and nothing is stored."""
 
@@ -106,7 +106,7 @@ def _time(moment) -> str:
 
 
 def last(token: str):
-    """This phone's last change not undone yet, for the edit page's "Annuler" (undo.js): its id and
+    """This phone's last change not undone yet, for the edit page's "↶" (autosave.js): its id and
     what undoing it sends, `{field: [what it stored, what was before]}`; or a message."""
     record = store.by_edit_token(token)
     screens_or_404(record.game)

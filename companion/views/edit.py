@@ -129,7 +129,7 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     except service.Busy:
         abort(503)
     # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
-    # save is the undo of a change (static/js/play/undo.js)
+    # save is the undo of a change ("↶", static/js/play/autosave.js)
     gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
                    undo_of=undo_of(request.form))
     return out

@@ -619,7 +619,7 @@
     input.value = JSON.stringify(names);
   }
 
-  /* Undo (static/js/play/undo.js). An undo is a save like any other: each field of the change is
+  /* Undo (the "↶" button below). An undo is a save like any other: each field of the change is
      laid back to what it was before, with what the change stored as its base, so the server
      merges it as any save and a field another phone changed since is a conflict, shown and chosen
      as any other (nothing overwritten). `undo` names the change, so the log says it is undone. */
@@ -645,7 +645,37 @@
     waiters.push(cb);
     if (timer || (!inFlight && pending())) save(); else settle();
   };
-  Play.say = say;
+
+  /* "↶" (the edit page's header): this phone's last change undone, then the one before, and so on
+     (companion/gamelog.py). What is still to send goes first; then the server says which change is
+     this phone's last and what undoing it sends (`data-undo`, JSON), sent as any save (Play.undo).
+     Without JavaScript the button posts its own form. */
+  var undoButton = document.querySelector("[data-undo]"), undoBusy = false;
+  if (undoButton) undoButton.addEventListener("click", function (e) {
+    e.preventDefault();
+    if (undoBusy) return;
+    undoBusy = true;
+    undoButton.setAttribute("aria-busy", "true");
+    var was = state ? [state.textContent, state.className.replace(/^save-state ?/, "")] : null;
+    function done() { undoBusy = false; undoButton.removeAttribute("aria-busy"); }
+    say(T("undoing"), "busy");
+    Play.whenSaved(function (ready) {
+      if (!ready) {  // a conflict or a refusal first: its own notice says what to do
+        if (was && state.textContent === T("undoing")) say(was[0], was[1]);
+        done();
+        return;
+      }
+      fetch(undoButton.dataset.undo, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (data) {
+          if (!data) say(T("not_saved"), "bad");
+          else if (!data.ok) say(T("nothing_to_undo"), "");
+          else Play.undo(data.changes, data.id);
+        })
+        .catch(function () { say(T("offline"), "bad"); })
+        .then(done);
+    });
+  });
 
   /* A change only this phone can keep for now (a half-painted board): into the draft, not sent. */
   form.addEventListener("draft", function () {
