@@ -91,7 +91,8 @@ def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(phone, ph
     expect(phone.locator("#f-cities li", has_text="Ordre de pose")).to_have_count(2)  # once per city
     # every tile's influence, in every city, is described by the one hint said above the first tiles
     for name in ("cities-0-tiles-0-influence", "cities-0-tiles-1-influence", "cities-1-tiles-0-influence"):
-        assert phone.locator(f'[name="{name}"]').get_attribute("aria-describedby") == "h-cities-tiles-influence"
+        described = phone.locator(f'[name="{name}"]').get_attribute("aria-describedby")
+        assert described == "h-cities-tiles-influence"
     expect(phone.locator("#f-cities-0 .fold-items #h-cities-tiles-influence")).to_have_count(1)
     assert phone.evaluate(DANGLING) == []
     screenshot(phone, "item-hints-rebirth")

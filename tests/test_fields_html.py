@@ -207,7 +207,7 @@ def test_a_hint_is_said_once_per_kind_of_field_and_the_others_refer_to_it():
     folded = one.by_id("h-players-gears")
     assert folded.inside[-1] == "details" and folded.text == LONG
     assert one.by_id("h-players-coins").text == "vos pièces"
-    assert not [e for e in two.elements if e.tag == "details" or "id" in e.attrs and e.attrs["id"].startswith("h-")]
+    assert not [e for e in two.elements if e.tag == "details" or e.attrs.get("id", "").startswith("h-")]
     assert two.by_id("f-players-1-gears").attrs["data-fold"] == "h-players-gears"
     described = {e.attrs["name"]: e.attrs["aria-describedby"] for e in two.elements if e.tag == "input"}
     assert described == {"players-1-gears": "h-players-gears", "players-1-coins": "h-players-coins"}
@@ -233,7 +233,7 @@ def test_the_add_button_goes_once_a_list_is_full():
 def test_inputs_written_directly_are_those_wtforms_would_write():
     """The plain <input>s are written without WTForms' widget (a tenth of the page): the same
     attributes, values and `checked` as WTForms gives, hostile values included."""
-    from wtforms.fields import HiddenField
+    from wtforms.fields import HiddenField, SelectField
 
     from companion.forms.html import _widget
 
@@ -241,11 +241,14 @@ def test_inputs_written_directly_are_those_wtforms_would_write():
         secret = HiddenField()
         note = forms.Text("Note", render_kw={"autocomplete": "off", "maxlength": 40, "data_x": True,
                                              "spellcheck": False})
+        pick = SelectField("Joueur", choices=[("", "choisir…"), ("a", HOSTILE), (HOSTILE, "b")])
 
-    for data in ({}, {"flag": "y", "mode": "shared", "secret": HOSTILE, "note": HOSTILE}):
+    for data in ({}, {"flag": "y", "mode": "shared", "secret": HOSTILE, "note": HOSTILE, "pick": HOSTILE},
+                 {"pick": "a"}):
         form, plain = demo(data), Plain(MultiDict(data))
         cases = [(form.flag, {"aria-describedby": "e-flag w-flag h-flag"}), (plain.secret, {}),
-                 (plain.note, {"aria-invalid": "false", "class_": HOSTILE})]
+                 (plain.note, {"aria-invalid": "false", "class_": HOSTILE}),
+                 (plain.pick, {"aria-describedby": "h-pick"})]
         cases += [(option, {"data-keep-local": ""}) for option in form.mode]
         for field, extra in cases:
             assert _widget(field, extra) == str(field(**extra))

@@ -239,9 +239,11 @@ def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
     # Each row's field, every player's, keeps its hint for a screen reader: the one the list says.
     for i, j in [(0, j) for j in range(4)] + [(1, 0)]:
         row = f"players-{i}-great_locations-{j}"
-        assert re.search(rf'<input [^>]*name="{row}"[^>]*aria-describedby="h-players-great_locations-n"', html)
+        assert re.search(rf'<input [^>]*name="{row}"[^>]*aria-describedby="h-players-great_locations-n"',
+                         html)
     assert html.count('id="h-players-great_locations-n"') == 1
-    assert '<span id="h-players-great_locations-n">les points imprimés sur ce grand emplacement</span>' in html
+    said = '<span id="h-players-great_locations-n">les points imprimés sur ce grand emplacement</span>'
+    assert said in html
     # The points of each player's own card line: said only when each player has a card.
     assert re.search(r'<li data-show-if="card_mode=each" hidden><span class="item-hint-label">'
                      r'Points indiqués', html)

@@ -107,6 +107,9 @@ class Skeleton(FieldHtml):
     def _checked(self, f, radio: bool):
         return Bare(self.place(WHEN, f.name, str(f.data) if radio else "y", "checked "))
 
+    def _option(self, f, choice, value) -> str:
+        return self.place(WHEN, f.name, str(value), "selected ")
+
     def _chip(self, f, choice, blank: bool) -> str:
         return self.place(WHEN, f.name, str(choice.value), " checked")
 
