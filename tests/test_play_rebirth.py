@@ -320,7 +320,8 @@ def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
     assert seen.count("facultatif : 1 = posée en premier ; utile en cas d'égalité") == 1
     assert seen.count("nombre d'icônes sur la tuile (1 à 4)") == 1
     assert re.search(r'<li><span class="item-hint-label">Ordre de pose</span> : '
-                     r'<span id="h-cities-tiles-order">facultatif : 1 = posée en premier ; utile en cas d'égalité</span></li>", html)
+                     r'<span id="h-cities-tiles-order">facultatif : 1 = posée en premier ; '
+                     r"utile en cas d'égalité</span></li>", html)
     assert attributes(html, "f-cities-1-tiles")["data-fold"] == "h-cities-tiles"
     for c, t in [(0, t) for t in range(4)] + [(1, 0)]:  # each tile's field keeps its hint for a screen reader
         described = attributes(html, f"cities-{c}-tiles-{t}-influence")["aria-describedby"].split()
