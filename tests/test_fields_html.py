@@ -204,13 +204,13 @@ def test_a_hint_is_said_once_per_kind_of_field_and_the_others_refer_to_it():
     first, second = (form.players.entries[i].form for i in (0, 1))
     one = Tree(str(page.render(first.gears)) + str(page.render(first.coins)))
     two = Tree(str(page.render(second.gears)) + str(page.render(second.coins)))
-    folded = one.by_id("h-players-gears")
+    folded = one.by_id("h-gears")
     assert folded.inside[-1] == "details" and folded.text == LONG
-    assert one.by_id("h-players-coins").text == "vos pièces"
+    assert one.by_id("h-coins").text == "vos pièces"
     assert not [e for e in two.elements if e.tag == "details" or e.attrs.get("id", "").startswith("h-")]
-    assert two.by_id("f-players-1-gears").attrs["data-fold"] == "h-players-gears"
+    assert two.by_id("f-players-1-gears").attrs["data-fold"] == "h-gears"
     described = {e.attrs["name"]: e.attrs["aria-describedby"] for e in two.elements if e.tag == "input"}
-    assert described == {"players-1-gears": "h-players-gears", "players-1-coins": "h-players-coins"}
+    assert described == {"players-1-gears": "h-gears", "players-1-coins": "h-coins"}
     assert [e.text for e in two.elements if e.attrs.get("class") == "hint"] == ["vos pièces"]  # short: shown
 
 

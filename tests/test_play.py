@@ -231,7 +231,7 @@ def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
     assert seen.count(gained) == 1
     assert seen.count("ce que compte cette ligne de la carte") == 1
     assert 'id="f-players-1-great_locations" data-rows="players-1-great_locations" data-max="5" ' \
-           'data-item-label="Grand emplacement" data-fold="h-players-great_locations"' in html
+           'data-item-label="Grand emplacement" data-fold="h-great_locations"' in html
     box = re.search(r'id="f-players-0-great_locations".*?<ul class="item-hints"[^>]*>(.*?)</ul>', html, re.S)
     lines = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", li)).strip()
              for li in re.findall(r"<li[^>]*>(.*?)</li>", box.group(1), re.S)]
@@ -239,10 +239,10 @@ def test_item_hints_are_said_once_per_list_not_in_every_row(app, client):
     # Each row's field, every player's, keeps its hint for a screen reader: the one the list says.
     for i, j in [(0, j) for j in range(4)] + [(1, 0)]:
         row = f"players-{i}-great_locations-{j}"
-        assert re.search(rf'<input [^>]*name="{row}"[^>]*aria-describedby="h-players-great_locations-n"',
+        assert re.search(rf'<input [^>]*name="{row}"[^>]*aria-describedby="h-great_locations-n"',
                          html)
-    assert html.count('id="h-players-great_locations-n"') == 1
-    said = '<span id="h-players-great_locations-n">les points imprimés sur ce grand emplacement</span>'
+    assert html.count('id="h-great_locations-n"') == 1
+    said = '<span id="h-great_locations-n">les points imprimés sur ce grand emplacement</span>'
     assert said in html
     # The points of each player's own card line: said only when each player has a card.
     assert re.search(r'<li data-show-if="card_mode=each" hidden><span class="item-hint-label">'

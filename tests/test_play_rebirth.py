@@ -327,7 +327,7 @@ def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
         described = attributes(html, f"cities-{c}-tiles-{t}-influence")["aria-describedby"].split()
         assert described == ["h-cities-tiles-influence"]
     # The farm groups' and missions' item hints too, once on the page.
-    farms = ('Taille</span> : <span id="h-players-farms-agricultural-n">'
+    farms = ('Taille</span> : <span id="h-farms-agricultural-n">'
              "nombre de tuiles du groupe en fin de partie")
     assert seen.count(farms) == 1
     assert seen.count("nombre de tuiles du groupe en fin de partie") == 2  # the agricultural and energy lists

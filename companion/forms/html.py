@@ -55,10 +55,14 @@ def _attributes(items: tuple) -> str:
 
 
 def _key(name: str) -> str:
-    """A field kind's hint id: the field's name without its seat and row numbers, "-n" for a list's
-    item (`players-1-great_locations-0`: `h-players-great_locations-n`, not its list's)."""
+    """A field kind's hint id: the field's name without its seat and row numbers nor the seats'
+    list (`players-1-track`: `h-track`), "-n" for a list's item (`players-1-great_locations-0`:
+    `h-great_locations-n`, not its list's). Two kinds of one key with two hints: `_hint_id`."""
     parts = name.split("-")
-    key = "-".join(part for part in parts if not part.isdigit())
+    kept = [part for part in parts if not part.isdigit()]
+    if len(kept) > 1 and kept[0] == "players":
+        kept = kept[1:]
+    key = "-".join(kept)
     return "h-" + _e(key + "-n" if parts[-1].isdigit() else key)
 
 
@@ -249,7 +253,7 @@ class FieldHtml:
 
     def _hint_id(self, f, text) -> str:
         """The id of the hint `text` of field `f`: one per field kind (its name without the row and
-        seat numbers: every player's "track" says its hint once, `h-players-track`), or the field's
+        seat numbers: every player's "track" says its hint once, `h-track`), or the field's
         own (`h-NAME`) when another field of that kind says another hint."""
         key = _key(f.name)
         said = self.said.get(key)
