@@ -19,6 +19,7 @@ STRINGS = {
     "minus": N_("Moins un"),
     "plus": N_("Plus un"),
     "remove_row": N_("Retirer cette ligne"),
+    "help": N_("Aide :"),  # a hint's "?" copied from the first of its kind (fields.js), before its label
     "copied": N_("Copié ✓"),
     "selected": N_("Sélectionné"),
     "next": N_("Suivant"),  # the sticky bar's button, named in full by next_player_named
@@ -48,7 +49,10 @@ STRINGS = {
     "pending": N_("Modifications en attente…"),
     "restored": N_("Des saisies non enregistrées ont été retrouvées sur ce téléphone : elles sont remises "
                    "et envoyées."),
-    # board.js (Reterra's community)
+}
+_BEFORE_BOARD = frozenset(STRINGS)
+STRINGS |= {
+    # board.js (Reterra's community): only on the pages that load it (`BOARD`)
     "square_is": N_("{square} : {what}"),  # a square of the board, said: "D2 : forêt"
     "terrain_F": N_("forêt"),
     "terrain_E": N_("eau"),
@@ -84,6 +88,9 @@ STRINGS = {
     "board_left": N_("Encore {n} cases à peindre."),
     "calc_failed": N_("Le calcul a échoué ({status}) : les chiffres affichés sont les derniers bons."),
     "calc_offline": N_("Pas de réseau : le calcul reprendra au prochain toucher (les saisies sont gardées)."),
+}
+BOARD = frozenset(STRINGS) - _BEFORE_BOARD  # board.js's
+STRINGS |= {
     # rebirth.js
     "city": N_("Ville"),
     "spaces": N_("{n} cases"),
@@ -98,23 +105,24 @@ STRINGS = {
 }
 
 
-def strings() -> dict[str, str]:
-    """The scripts' strings in the current language."""
-    return {key: tr(text) for key, text in STRINGS.items()}
+def strings(board: bool = True) -> dict[str, str]:
+    """The scripts' strings in the current language; `board`: with board.js's."""
+    return {key: tr(text) for key, text in STRINGS.items() if board or key not in BOARD}
 
 
-def attribute() -> Markup:
+def attribute(board: bool = False) -> Markup:
     """`strings()` as the value of base.html's `data-strings` attribute (JSON, escaped for HTML),
     the same for every page in one language: made once per language (a template global:
-    `js_strings_attribute()`)."""
-    return _attribute(i18n.current())
+    `js_strings_attribute()`). `board`: with board.js's strings (a page that loads it says so, in
+    its block `js_strings`; the others go without: 2 KB of every page)."""
+    return _attribute(i18n.current(), board)
 
 
 @lru_cache(maxsize=16)
-def _attribute(lang: str) -> Markup:
+def _attribute(lang: str, board: bool) -> Markup:
     from flask import current_app
     from jinja2.utils import htmlsafe_json_dumps
 
     policies = current_app.jinja_env.policies  # what the `tojson` filter does, then `forceescape`
-    return escape(str(htmlsafe_json_dumps(strings(), dumps=policies["json.dumps_function"],
+    return escape(str(htmlsafe_json_dumps(strings(board), dumps=policies["json.dumps_function"],
                                           **policies["json.dumps_kwargs"])))

@@ -303,8 +303,9 @@ def test_padded_tile_rows_of_a_stored_game_offer_the_players(client, app):
 
 
 def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
-    """« Ordre de pose » and « Influence » keep their hints, said once per city (its list of tiles), not
-    in each tile row; each tile's fields point at those lines."""
+    """« Ordre de pose » and « Influence » keep their hints, said once above the first city's tiles, not
+    in each tile row nor in each city (issue 33: static/js/play/fields.js copies its "?" into the next
+    cities); every tile's fields point at those lines."""
     token = create(client, "ireland", ["Aoife", "Brian"])
     doc = copy.deepcopy(IRELAND)  # IRELAND is shared with the browser tests: never change it
     doc.update(players=doc["players"][:2], cities=doc["cities"][:1], blarney=None)
@@ -315,20 +316,22 @@ def test_a_tiles_item_hints_are_said_once_per_city_above_its_tiles(client, app):
     assert len(re.findall(r'name="cities-0-tiles-\d+-order"', html)) == 4  # a full 4-space city
     cities = len(re.findall(r'name="cities-\d+-size"', html))
     assert cities == 2  # the stored city and the blank one offered
-    seen = re.sub(r'<span class="hint" id="[^"]*" hidden>.*?</span>', "", html)  # each row's, unseen
-    assert seen.count("facultatif : 1 = posée en premier ; utile en cas d'égalité") == cities
-    assert seen.count("nombre d'icônes sur la tuile (1 à 4)") == cities
-    assert re.search(r"<li><span class=\"item-hint-label\">Ordre de pose</span> : facultatif : 1 = posée en "
-                     r"premier ; utile en cas d'égalité</li>", html)
-    for t in range(4):  # each tile's field keeps its hint for a screen reader, unseen
-        described = attributes(html, f"cities-0-tiles-{t}-influence")["aria-describedby"].split()
-        assert described == [f"e-cities-0-tiles-{t}-influence", f"w-cities-0-tiles-{t}-influence",
-                             f"h-cities-0-tiles-{t}-influence"]
-        assert "hidden" in attributes(html, f"h-cities-0-tiles-{t}-influence")
-    # The farm groups' and missions' item hints too, once per player.
-    farms = "Taille</span> : nombre de tuiles du groupe en fin de partie"
-    assert seen.count(farms) == 4  # 2 players × 2 lists
-    assert seen.count("Points</span> : la valeur que vous avez marquée sur la carte") == 2
+    seen = html
+    assert seen.count("facultatif : 1 = posée en premier ; utile en cas d'égalité") == 1
+    assert seen.count("nombre d'icônes sur la tuile (1 à 4)") == 1
+    assert re.search(r'<li><span class="item-hint-label">Ordre de pose</span> : '
+                     r'<span id="h-cities-tiles-order">facultatif : 1 = posée en premier ; '
+                     r"utile en cas d'égalité</span></li>", html)
+    assert attributes(html, "f-cities-1-tiles")["data-fold"] == "h-cities-tiles"
+    for c, t in [(0, t) for t in range(4)] + [(1, 0)]:  # each tile's field keeps its hint for a screen reader
+        described = attributes(html, f"cities-{c}-tiles-{t}-influence")["aria-describedby"].split()
+        assert described == ["h-cities-tiles-influence"]
+    # The farm groups' and missions' item hints too, once on the page.
+    farms = ('Taille</span> : <span id="h-farms-agricultural-n">'
+             "nombre de tuiles du groupe en fin de partie")
+    assert seen.count(farms) == 1
+    assert seen.count("nombre de tuiles du groupe en fin de partie") == 2  # the agricultural and energy lists
+    assert seen.count("la valeur que vous avez marquée sur la carte") == 1
 
 
 def test_several_messages_on_one_field_are_kept_apart(client, app):

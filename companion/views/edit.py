@@ -4,7 +4,6 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
-import json
 from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
@@ -94,7 +93,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
         summary=forms.summary(form, errors) if status == 422 or summarised else [],
         # a conflict's fields, named for a player, with the other side's value (see `save`)
         conflict_fields=forms.summary(form, {n: [v] for n, v in theirs.items()}) if theirs else [],
-        base_values=json.dumps(stored, ensure_ascii=False, separators=(",", ":")),
+        base_values=edit_page.quoted_json(stored),
     ), status
 
 

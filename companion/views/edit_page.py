@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from functools import partial
 
 from flask import current_app, render_template, request, session
-from markupsafe import escape
+from markupsafe import Markup, escape
 from wtforms import SelectField
 
 from .. import forms, games, history, store
-from ..forms.html import Bare, FieldHtml, esc, join_messages
+from ..forms.html import Bare, FieldHtml, esc, join_messages, warning_slot
 from ..games import i18n
 from ..lru import LRU
 from ..saving import spec
@@ -49,8 +49,9 @@ class NotSkeletal(Exception):
 
 # A place: (kind, name, argument, text). TEXT: the value of field `name`, escaped; WHEN / UNLESS:
 # `text` when the value of `name` is / is not `argument`; GIVEN: values[name] as it is (already
-# escaped); WARNED: the warnings of `name`; CALL: argument(values).
-TEXT, WHEN, UNLESS, GIVEN, WARNED, CALL = range(6)
+# escaped); WARNED: the warnings of `name`; CALL: argument(values); SLOT: the warnings of `name` in
+# their slot (argument: the name escaped), nothing when it has none.
+TEXT, WHEN, UNLESS, GIVEN, WARNED, CALL, SLOT = range(7)
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class Page:
                 append(values[name])
             elif kind == WARNED:
                 append(join_messages(warned.get(name)))
+            elif kind == SLOT:
+                append(warning_slot(arg, warned.get(name)))
             else:
                 append(arg(values))
             append(part)
@@ -105,6 +108,9 @@ class Skeleton(FieldHtml):
     def _checked(self, f, radio: bool):
         return Bare(self.place(WHEN, f.name, str(f.data) if radio else "y", "checked "))
 
+    def _option(self, f, choice, value) -> str:
+        return self.place(WHEN, f.name, str(value), "selected ")
+
     def _chip(self, f, choice, blank: bool) -> str:
         return self.place(WHEN, f.name, str(choice.value), " checked")
 
@@ -113,6 +119,9 @@ class Skeleton(FieldHtml):
 
     def _warnings(self, name) -> str:
         return self.place(WARNED, name)
+
+    def _warning(self, name, n) -> str:
+        return self.place(SLOT, name, n)
 
     def _wtforms(self, f, extra: dict) -> str:
         if not isinstance(f, SelectField):
@@ -166,12 +175,20 @@ def page(record, sc: forms.Screens) -> str | None:
     values = dict(view.values)
     stored = {k: v for k, v in view.values.items() if v}
     values["\ue000version"] = str(escape(str(record.version)))
-    values["\ue000base"] = str(escape(json.dumps(stored, ensure_ascii=False, separators=(",", ":"))))
+    values["\ue000base"] = str(quoted_json(stored))
     for i, p in enumerate(result.players):
         values[f"\ue000total{i}"] = str(p.total)
     values["\ue000csrf"] = _csrf()
     values["\ue000warned"] = forms.warned(sc, view, result)[0]
     return skeleton.fill(values)
+
+
+def quoted_json(value) -> Markup:
+    """`value` as JSON for a single-quoted attribute (base_values): its double quotes left as they
+    are (written `&#34;`, a tenth of the page went to them), `&`, `<`, `>` and `'` escaped."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # noqa: S704
+                  .replace("'", "&#39;"))
 
 
 def _csrf() -> str:

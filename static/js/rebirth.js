@@ -102,9 +102,19 @@
 
   var busy = false;
 
+  /* The pad is written once, in the first city (templates/play/rebirth.html): every other city gets
+     its copy, after its tiles (a city added later copies its neighbour's, pad and all). */
+  var firstPad = list.querySelector("[data-tile-pad]");
+  function padFor(city) {
+    var tiles = tilesOf(city);
+    if (!firstPad || !tiles || city.querySelector("[data-tile-pad]")) return;
+    tiles.parentNode.insertBefore(firstPad.cloneNode(true), tiles.nextSibling);
+  }
+
   /* Draw a city's tiles again from its fields; `user`: after this phone's own change, when orders may
      be filled in or taken away (never on load or when another phone's values arrive). */
   function refresh(city, user) {
+    padFor(city);
     var box = tilesOf(city), pad = city.querySelector("[data-tile-pad]");
     if (!box || !pad) return;
     busy = true;

@@ -183,7 +183,7 @@
   function mark(errors, general) {
     var elsewhere = (general || []).slice();
     Object.keys(errors || {}).forEach(function (name) {
-      var p = document.getElementById("e-" + name);
+      var p = Play.slot("e", name);
       var wrap = document.getElementById("f-" + name);
       if (!p) { elsewhere.push(errors[name].join(" \u00b7 ")); return; }
       p.textContent = errors[name].join(" \u00b7 ");
@@ -199,7 +199,7 @@
     if (!warnings) return;
     $all(".field-warning", form).forEach(function (p) { p.textContent = ""; });
     Object.keys(warnings).forEach(function (name) {
-      var p = document.getElementById("w-" + name);
+      var p = Play.slot("w", name);
       if (p) p.textContent = warnings[name].join(" \u00b7 ");
     });
   }
@@ -207,7 +207,7 @@
   function markTheirs(theirs) {
     $all(".theirs", form).forEach(function (p) { p.remove(); });
     Object.keys(theirs || {}).forEach(function (name) {
-      var anchor = document.getElementById("e-" + name);
+      var anchor = Play.slot("e", name);
       if (!anchor) return;
       var p = document.createElement("p");
       p.className = "theirs";

@@ -12,6 +12,63 @@
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
   function fire(el) { el.dispatchEvent(new Event("input", { bubbles: true })); }
 
+  /* ---------------------------------------------------------------- hints said once
+
+     A long hint is said once per field kind (companion/forms/html.py): the first field of a kind
+     folds it behind "?", each other one says data-fold="ID" (ID: an id inside the first fold) and
+     gets a copy of that fold here, after its label or legend (or in place of a [data-fold-here]),
+     its "?" named after its own label. */
+  function folds() {
+    $all("[data-fold]").forEach(function (el) {
+      var source = document.getElementById(el.dataset.fold);
+      var first = source && source.closest("details.fold");
+      if (!first) return;
+      var fold = first.cloneNode(true);
+      fold.removeAttribute("open");
+      $all("[id]", fold).forEach(function (x) { x.removeAttribute("id"); });
+      var here = el.hasAttribute("data-fold-here") ? null : el.firstElementChild;
+      var named = fold.querySelector("summary .visually-hidden");
+      if (here && named) named.textContent = T("help") + " " + here.textContent.trim();
+      if (here) here.parentNode.insertBefore(fold, here.nextSibling); else el.parentNode.replaceChild(fold, el);
+      el.removeAttribute("data-fold");
+    });
+  }
+  folds();
+
+  /* ---------------------------------------------------------------- message slots
+
+     A field's error (e-NAME) and warning (w-NAME) are written by the server only when they say
+     something; an answer that needs one gets it here, in the field's wrapper (f-NAME: at its end,
+     or before a list's items), named in the aria-describedby of the field's inputs. */
+  function describe(p) {
+    var name = p.id.slice(2);
+    $all("[name]", p.parentNode).forEach(function (input) {
+      if (input.name !== name) return;
+      var ids = (input.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+      if (ids.indexOf(p.id) < 0) input.setAttribute("aria-describedby", [p.id].concat(ids).join(" "));
+    });
+  }
+
+  function slot(kind, name) {
+    var id = kind + "-" + name, p = document.getElementById(id);
+    if (p) return p;
+    var wrap = document.getElementById("f-" + name);
+    if (!wrap) return null;
+    p = document.createElement("p");
+    p.id = id;
+    p.className = kind === "e" ? "field-error" : "field-warning";
+    if (kind === "e") p.setAttribute("role", "alert");
+    var error = document.getElementById("e-" + name);
+    var inner = Array.prototype.filter.call(wrap.children, function (c) {
+      return c.matches(".items, .group-fields");
+    })[0] || null;
+    if (kind === "w" && error) error.parentNode.insertBefore(p, error.nextSibling);
+    else wrap.insertBefore(p, inner);
+    describe(p);
+    return p;
+  }
+  $all(".field-error[id], .field-warning[id]").forEach(describe);
+
   /* ---------------------------------------------------------------- steppers */
 
   function stepper(input) {
@@ -117,6 +174,9 @@
     if (rows.length >= parseInt(box.dataset.max, 10)) return null;
     var last = rows[rows.length - 1];
     var row = last.cloneNode(true);
+    /* a hint said once per kind (h-KIND, no row number in it) stays the first row's: the copy
+       says the same words without the id (every row's field refers to the first) */
+    $all("[id^='h-']", row).forEach(function (el) { if (!/-\d+(-|$)/.test(el.id)) el.removeAttribute("id"); });
     blank(row);
     last.parentNode.insertBefore(row, last.nextSibling);
     renumber(box);
@@ -206,9 +266,13 @@
     if (owner.requestSubmit) owner.requestSubmit(main); else main.click();
   });
 
-  $all("input[data-stepper]").forEach(stepper);
+  $all("input[data-stepper]").forEach(function (input) {
+    if (!input.hasAttribute("enterkeyhint")) input.setAttribute("enterkeyhint", "next");  // Enter: next field
+    stepper(input);
+  });
 
   Play.$all = $all;
+  Play.slot = slot;
   Play.rowsOf = rowsOf;
   Play.addRow = addRow;
   Play.showIf = showIf;
