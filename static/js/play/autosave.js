@@ -142,6 +142,47 @@
     if (!state) return;
     state.textContent = text;
     state.className = "save-state" + (kind ? " " + kind : "");
+    showWhy(false);
+  }
+
+  /* "Enregistré ✓ (incomplet)" is a button: a tap opens, just above the bar, what it means (saved,
+     but a rule of the game still waits for a value; its message is beside the field), and closes it. */
+  var why = null;
+  function showWhy(open) {
+    if (!why && !open) return;
+    if (!why) {
+      why = document.createElement("div");
+      why.id = "draft-note";
+      why.className = "draft-note";
+      var p = document.createElement("p");
+      p.textContent = T("draft_note");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "ghost";
+      close.textContent = T("close_note");
+      close.addEventListener("click", function () {
+        showWhy(false);
+        var opener = state.querySelector(".state-why");
+        if (opener) opener.focus();
+      });
+      why.appendChild(p);
+      why.appendChild(close);
+      state.parentNode.appendChild(why);
+    }
+    why.hidden = !open;
+    var opener = state.querySelector(".state-why");
+    if (opener) opener.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  function sayDraft() {
+    say("", "ok");
+    var opener = document.createElement("button");
+    opener.type = "button";
+    opener.className = "state-why";
+    opener.textContent = T("saved_draft");
+    opener.setAttribute("aria-expanded", "false");
+    opener.setAttribute("aria-controls", "draft-note");
+    opener.addEventListener("click", function () { showWhy(!why || why.hidden); });
+    state.appendChild(opener);
   }
 
   function showNotice(lines, actions) {
@@ -162,7 +203,7 @@
       a.href = "#f-" + item[0];
       a.textContent = item[1];
       li.appendChild(a);
-      li.appendChild(document.createTextNode(" : " + item[2]));
+      li.appendChild(document.createTextNode(" " + item[2]));  // below the link (its own line)
       list.appendChild(li);
     });
     summaryBox.hidden = !(items && items.length);
@@ -446,7 +487,8 @@
           lastRefused = [JSON.stringify(kept), data.state];
           showSummary(data.summary);
           say(data.state, "bad");
-        } else say(data.draft ? T("saved_draft") : T("saved"), "ok");
+        } else if (data.draft) sayDraft();
+        else say(T("saved"), "ok");
       });
       else if (status === 409 && data && data.reload) {
         /* The players' seats changed on another phone (the "Joueurs" page): this page's fields are
