@@ -58,7 +58,11 @@ def test_home_and_new_game_pages_pass_axe(language_phone):
     found = {}
     for path in ["/", "/nouvelle", "/nouvelle?game=rebirth&variant=ireland",
                  "/nouvelle?game=revive&variant=base", "/parties", "/statistiques",
-                 "/egalite", "/egalite?game=rebirth&variant=scotland", "/egalite?game=revive&variant=abyss"]:
+                 "/egalite", "/egalite?game=rebirth&variant=scotland", "/egalite?game=revive&variant=abyss",
+                 "/nouvelle?game=rebirth&variant=scotland", "/nouvelle?game=reterra&variant=base",
+                 "/nouvelle?game=revive&variant=abyss", "/egalite?game=rebirth&variant=ireland",
+                 "/egalite?game=reterra&variant=base", "/egalite?game=reterra&variant=base&edition=en",
+                 "/egalite?game=revive&variant=base"]:
         page.goto(page.base_url + path)
         found[path] = violations(page)
     assert found == {path: [] for path in found}, (language, found)
@@ -140,6 +144,12 @@ MORE = {"fr": ["Marie-Bérénice de la Tour d'Auvergne", "Jean-Christophe Dupont
         "en": ["Bartholomew Fitzgerald-Montgomery", "Evangeline Wolfeschlegelsteinhausen"]}
 
 
+TONES = {"fr": ("Couleur vive, contour : segment compté (7 cases ou plus d'un même terrain, 3 points)",
+                "Couleur pâle : case d'aucun segment compté ; elle ne rapporte pas de points de segment"),
+         "en": ("Bright colour, outlined: a scoring segment (7 or more squares of one terrain, 3 points)",
+                "Pale colour: a square in no scoring segment; it earns no segment points")}
+
+
 def longest_names(page, language: str) -> list[str]:
     """Four names as long as the new-game form takes them (its `maxlength`), all different."""
     page.goto(f"{page.base_url}/nouvelle?game=revive&variant=base")
@@ -212,7 +222,15 @@ def test_every_page_after_the_game_passes_axe(language_phone, live_server):
     page.goto(f"{page.base_url}/g/{reterra.edit_token}/")
     show_player(page, 1)
     page.locator("#joueur-2 .board").wait_for()
+    # what the two tones mean, right under the board that shows them (issue 32)
+    legend = page.locator("#joueur-2 .board-legend")
+    expect(legend).to_be_visible()
+    expect(legend.locator("li")).to_have_text([TONES[language][0], TONES[language][1]])
+    assert page.locator("#joueur-2 .board").bounding_box()["y"] < legend.bounding_box()["y"]
+    assert legend.evaluate("l => l.previousElementSibling.classList.contains('board')")
     found["reterra drawn board"] = violations(page)
+    page.goto(f"{page.base_url}/r/{reterra.view_token}/")
+    expect(page.locator(".communities-section .tone-legend li")).to_have_text(list(TONES[language]))
     # Rebirth's tools: blank, refused (nothing chosen), answered
     for tool in ("ville", "chateau"):
         page.goto(f"{page.base_url}/g/{ireland.edit_token}/outils/{tool}")
@@ -226,6 +244,12 @@ def test_every_page_after_the_game_passes_axe(language_phone, live_server):
     page.locator("#tool-form button[type=submit]").click()
     page.locator("#answer").wait_for()
     found["chateau tool answered"] = violations(page)
+    # the players' page refusing a blank name
+    page.goto(f"{page.base_url}/g/{abyss.edit_token}/joueurs")
+    page.fill("#players-0-name", "")
+    page.locator(".players-form button[data-main]").click()
+    page.locator(".players-form .field-error:not(:empty)").first.wait_for()
+    found["players refused"] = violations(page)
     page.goto(f"{page.base_url}/parties/{abyss.view_token}/supprimer")
     found["remove a game"] = violations(page)
     page.goto(page.base_url + "/parties")
@@ -267,6 +291,10 @@ def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
     language, page = language_phone
     names = longest_names(page, language)
     found = {}
+    page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant=scotland")
+    page.get_by_role("button", name=START[language]).click()  # nobody named: refused
+    page.locator("main .flash").first.wait_for()
+    found["new game refused"] = violations(page)
     page.goto(f"{page.base_url}/nouvelle?game=rebirth&variant=scotland")
     for i, name in enumerate(names[:2]):
         page.fill(f"#players-{i}-name", name)
@@ -331,6 +359,11 @@ def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
                 page.fill(f'[name="{key}-{i}"]', str(value))
         for key, name in chips.items():
             page.locator(f"#f-{key} label.chip", has_text=name).tap()
+        # "Départager" stands clear of the last field's chips, long names wrapped in them
+        gap = page.evaluate("() => { const b = document.querySelector('#tie button[data-main]'); "
+                            "return b.getBoundingClientRect().top - "
+                            "b.previousElementSibling.getBoundingClientRect().bottom; }")
+        assert gap >= 12, f"{variant}: the button is {gap} px from the field above"
         page.locator("#tie button[data-main]").tap()
         page.wait_for_url("**#reponse")
         expect(page.locator("#winner")).to_be_visible()
