@@ -123,6 +123,8 @@ def test_long_names_and_the_city_pad_pass_axe(language_phone):
             page.fill(f"#players-{i}-name", name)
         page.get_by_role("button", name=START[language]).click()
         page.wait_for_url(re.compile(r"/g/[\w-]+/$"))
+        if game != "rebirth":  # the table's step, the names in the list of steps
+            found[f"{variant} table"] = violations(page)
         if game == "rebirth":
             page.locator(".pad-size").first.click()  # a new city: its pad of players and influences
             page.locator("[data-tile-pad]:not([hidden])").first.wait_for()
@@ -218,6 +220,12 @@ def test_every_page_after_the_game_passes_axe(language_phone, live_server):
     page.goto(f"{page.base_url}/r/{revive.view_token}/")
     page.locator("img.board-photo-img").wait_for(state="attached")
     found["shared with a photo"] = violations(page)
+    page.goto(f"{page.base_url}/g/{revive.edit_token}/resultats")
+    page.set_input_files("#photo-file", files=[{"name": "board.png", "mimeType": "image/png",
+                                                "buffer": b"not a picture at all"}])
+    page.locator("#photo form button[type=submit]").first.click()
+    page.locator("#e-photo:not(:empty)").wait_for()
+    found["photo refused"] = violations(page)
     # Reterra's board drawn on the edit page (its second player paints his community)
     page.goto(f"{page.base_url}/g/{reterra.edit_token}/")
     show_player(page, 1)
@@ -340,6 +348,13 @@ def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
     check_layout(page)
     screenshot(page, f"axe-{language}-results-refused")
     found["results refused"] = violations(page)
+    # the game still being entered, as the table's screen and the shared link show it
+    screen = page.locator('a[href$="/ecran"]').first.get_attribute("href")
+    page.goto(page.base_url + screen)
+    expect(page.locator("body")).to_contain_text(names[0])
+    found["table screen during the game"] = violations(page)
+    page.goto(page.base_url + screen.removesuffix("ecran"))
+    found["shared during the game"] = violations(page)
     # the tie page: refused (nothing typed), then each game's answer
     page.goto(f"{page.base_url}/egalite?game=rebirth&variant=scotland")
     page.locator("#tie button[data-main]").click()
@@ -367,5 +382,9 @@ def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
         page.locator("#tie button[data-main]").tap()
         page.wait_for_url("**#reponse")
         expect(page.locator("#winner")).to_be_visible()
+        # each tie: its short answer, the reasoning folded below it (one tap opens it)
+        ties = page.locator(".tie-answer .ties > *")
+        kinds = ties.evaluate_all("els => els.map(e => e.className + (e.open ? ' open' : ''))")
+        assert kinds and kinds == ["tie-short", "tie-detail"] * (len(kinds) // 2), kinds
         found[f"{variant} tie answer"] = violations(page)
     assert found == {k: [] for k in found}, (language, found)
