@@ -2,6 +2,13 @@
 home page, the new-game pages, the edit page of each variant (a player's step on screen, its scripts
 run) and the results of a game of each game (and its table screen).
 
+Issue 32: no violation of any impact on every page, with names as long as the new-game form takes:
+each variant's results, shared results and table screen (scored, and during the game), a photo on
+them and a refused one, the players' page (and refused), removing a game, Rebirth's tools (blank,
+refused, answered), Reterra's drawn board, "Mes parties", the statistics, the restore (blank, refused,
+in progress), a missing page, a refused new game, "(incomplet)" opened, "Voir les résultats" refused,
+and the tie page (every variant, refused, each game's answer). One browser, pages in sequence.
+
 axe-core comes from the PyPI package axe-playwright-python (dev extras), which bundles axe.min.js: the
 test reads it from the installed package, nothing is fetched while testing."""
 
