@@ -38,6 +38,11 @@ STRINGS = {
 
     "saved": N_("Enregistré ✓"),
     "saved_draft": N_("Enregistré ✓ (incomplet)"),
+    # what "(incomplet)" means, opened by a tap on it (static/js/play/autosave.js)
+    "draft_note": N_("Incomplet : vos saisies sont enregistrées, mais une règle du jeu attend encore une "
+                     "valeur (le message sous le champ signalé dit laquelle ; son étape est marquée en "
+                     "haut). Les totaux et les résultats s'affichent dès qu'elle est saisie."),
+    "close_note": N_("Fermer"),
     "caught_up": N_("Mis à jour avec les saisies d'un autre appareil"),
     "not_saved_conflict": N_("Non enregistré : conflit"),
     "not_saved_fix": N_("Non enregistré : à corriger"),

@@ -205,6 +205,9 @@ def test_reterra_grid_player_gets_a_drawing_from_the_engine_analysis(weasy_log):
     assert squash(caption) in text
     assert warnings_of(weasy_log) == []
 
+    # what the pale squares are, beside the strong ones (issue 32)
+    assert squash("Couleur vive, trait noir : segment compté (7 cases ou +) ; pâle : hors segment") in text
+
     drawing = reterra_board.draw("Yanis", doc["players"][1]["grid"], found)
     assert len(drawing.segments) == len(found["segments"]) == 5
     assert [scored for _, _, scored in drawing.sources] == [s["scored"] for s in found["sources"]]

@@ -92,6 +92,8 @@ def progress(job: str):
     until it is finished, each time waiting a few seconds for it."""
     device = devices.device_id(create=False)
     state = restore_jobs.wait(job, device, current_app.config["RESTORE_WAIT_SECONDS"]) if device else None
+    if request.args.get(POLL) == "1" and state is not None and restore_jobs.finished(state):
+        return "", 204  # nothing flashed here: the page loads itself again and that load says it
     return _answer(job, state)
 
 
@@ -114,6 +116,7 @@ def _answer(job: str, state: dict | None):
     return response
 
 
+POLL = "poll"  # static/js/progress.js's background asks: a finished restore is a bare 204 for them
 REFRESH_SECONDS = 1  # the progress page asks again this soon (each ask waits for the job a while)
 
 

@@ -232,6 +232,11 @@
     this.root.insertBefore(this.status, first);
     this.root.insertBefore(this.problems, first);
     this.root.classList.add("board-js");
+    var legend = this.root.querySelector("[data-board-legend]");
+    if (legend) {  // what the two tones mean, right under the board that shows them
+      board.parentNode.insertBefore(legend, this.status);
+      legend.hidden = false;
+    }
     if (this.readout) {
       this.readout.hidden = false;
       board.parentNode.insertBefore(this.readout, this.status);

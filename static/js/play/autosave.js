@@ -148,6 +148,47 @@
     if (!state) return;
     state.textContent = text;
     state.className = "save-state" + (kind ? " " + kind : "");
+    showWhy(false);
+  }
+
+  /* "Enregistré ✓ (incomplet)" is a button: a tap opens, just above the bar, what it means (saved,
+     but a rule of the game still waits for a value; its message is beside the field), and closes it. */
+  var why = null;
+  function showWhy(open) {
+    if (!why && !open) return;
+    if (!why) {
+      why = document.createElement("div");
+      why.id = "draft-note";
+      why.className = "draft-note";
+      var p = document.createElement("p");
+      p.textContent = T("draft_note");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "ghost";
+      close.textContent = T("close_note");
+      close.addEventListener("click", function () {
+        showWhy(false);
+        var opener = state.querySelector(".state-why");
+        if (opener) opener.focus();
+      });
+      why.appendChild(p);
+      why.appendChild(close);
+      state.parentNode.appendChild(why);
+    }
+    why.hidden = !open;
+    var opener = state.querySelector(".state-why");
+    if (opener) opener.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  function sayDraft() {
+    say("", "ok");
+    var opener = document.createElement("button");
+    opener.type = "button";
+    opener.className = "state-why";
+    opener.textContent = T("saved_draft");
+    opener.setAttribute("aria-expanded", "false");
+    opener.setAttribute("aria-controls", "draft-note");
+    opener.addEventListener("click", function () { showWhy(!why || why.hidden); });
+    state.appendChild(opener);
   }
 
   function showNotice(lines, actions) {
@@ -168,7 +209,7 @@
       a.href = "#f-" + item[0];
       a.textContent = item[1];
       li.appendChild(a);
-      li.appendChild(document.createTextNode(" : " + item[2]));
+      li.appendChild(document.createTextNode(" " + item[2]));  // below the link (its own line)
       list.appendChild(li);
     });
     summaryBox.hidden = !(items && items.length);
@@ -402,7 +443,8 @@
       if (!pending() && storedTotals) showTotals(storedTotals);  // the page is what the server holds
       /* nothing new (a box's change event after its input event, a field left after typing): the
          state of the last answer stands, "(incomplet)" included */
-      say(pending() ? T("kept_here") : T(draftNow ? "saved_draft" : "saved"), pending() ? "" : "ok");
+      if (!pending() && draftNow) sayDraft();
+      else say(pending() ? T("kept_here") : T("saved"), pending() ? "" : "ok");
       settle();
       return;
     }
@@ -459,7 +501,9 @@
           showSummary(data.summary);
           say(data.state, "bad");
         } else if (timer) say(T("pending"), "busy");  // typed meanwhile: that waits, not saved yet
-        else say(undid ? T("undone") : data.draft ? T("saved_draft") : T("saved"), "ok");
+        else if (undid) say(T("undone"), "ok");
+        else if (data.draft) sayDraft();
+        else say(T("saved"), "ok");
         draftNow = !!data.draft;
       });
       else if (status === 409 && data && data.reload) {
