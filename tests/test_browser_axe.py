@@ -18,8 +18,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 from played import store_games
+from playwright.sync_api import expect
 from test_play_rebirth import IRELAND
 
 from conftest import load_example, screenshot
@@ -220,7 +220,8 @@ def test_every_page_after_the_game_passes_axe(language_phone, live_server):
     scotland, ireland, reterra, revive, abyss = records
     # the photo of the final board, on the results and the shared page
     page.goto(f"{page.base_url}/g/{revive.edit_token}/resultats")
-    page.set_input_files("#photo-file", files=[{"name": "board.png", "mimeType": "image/png", "buffer": png()}])
+    board = {"name": "board.png", "mimeType": "image/png", "buffer": png()}
+    page.set_input_files("#photo-file", files=[board])
     page.locator("#photo form button[type=submit]").first.click()
     page.locator("img.board-photo-img").wait_for(state="attached")
     found["results with a photo"] = violations(page)
@@ -297,7 +298,8 @@ def test_every_page_after_the_game_passes_axe(language_phone, live_server):
 
 
 SAVED_DRAFT = {"fr": "Enregistré \u2713 (incomplet)", "en": "Saved \u2713 (incomplete)"}
-DRAFT_NOTE = {"fr": "une règle du jeu attend encore une valeur", "en": "a rule of the game still waits for a value"}
+DRAFT_NOTE = {"fr": "une règle du jeu attend encore une valeur",
+              "en": "a rule of the game still waits for a value"}
 
 
 def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
@@ -369,7 +371,8 @@ def test_a_waiting_game_and_the_tie_answers_pass_axe(language_phone):
     found["tie refused"] = violations(page)
     for game, variant, numbers, chips in [("rebirth", "scotland", {}, {"stirling": names[2]}),
                                           ("reterra", "base", {"inhabitants": [3, 5]}, {}),
-                                          ("revive", "abyss", {"leftover": [4, 1], "machine_progress": [0, 30]}, {})]:
+                                          ("revive", "abyss",
+                                           {"leftover": [4, 1], "machine_progress": [0, 30]}, {})]:
         page.goto(f"{page.base_url}/egalite?game={game}&variant={variant}")
         page.fill('[name="name-0"]', names[0])
         page.fill('[name="name-1"]', names[1])
