@@ -18,6 +18,14 @@ from bench.bench_rebirth import ireland_game
 from bench.bench_revive import documents
 
 
+def later_visit(client, url: str = "/"):
+    """The client made a phone holding the files of the page at `url` (a later visit: the page
+    alone, as measured; a first visit's page holds its stylesheets and scripts, companion/inline.py)."""
+    value = re.search(r'data-cookie="([0-9a-f.]*)"', client.get(url).get_data(as_text=True)).group(1)
+    client.set_cookie("assets", value)
+    return client
+
+
 def _new(client, game: str, variant: str, names: list[str]) -> str:
     data = {"game": game, "variant": variant}
     for i, name in enumerate(names):
@@ -27,10 +35,11 @@ def _new(client, game: str, variant: str, names: list[str]) -> str:
 
 def revive_page(app) -> bytes:
     """The edit page of bench_pages' 4-player Revive + Abyss game, its end state saved."""
-    client = app.test_client()
+    client = later_visit(app.test_client())
     doc = next(iter(documents().values()))
     token = _new(client, "revive", "abyss", [p["name"] for p in doc["players"]])
     assert client.post(f"/g/{token}/save", data=form_fields(doc, 1)).status_code == 200
+    later_visit(client, f"/g/{token}/")
     return client.get(f"/g/{token}/").get_data()
 
 
@@ -44,7 +53,7 @@ def ireland_token(app, cities: int) -> str:
     """A 4-player Ireland game holding the first `cities` cities of bench_rebirth's (stored as is)."""
     from companion import store
 
-    client = app.test_client()
+    client = later_visit(app.test_client())
     doc = ireland(cities)
     token = _new(client, "rebirth", "ireland", [p["name"] for p in doc["players"]])
     with app.app_context():
@@ -54,7 +63,7 @@ def ireland_token(app, cities: int) -> str:
 
 
 def ireland_pages(app, counts=range(13)) -> dict[int, bytes]:
-    client = app.test_client()
+    client = later_visit(app.test_client(), f"/g/{ireland_token(app, 1)}/")
     return {n: client.get(f"/g/{ireland_token(app, n)}/").get_data() for n in counts}
 
 
@@ -81,9 +90,9 @@ def main() -> None:
     app = bench_app()
     page = revive_page(app)
     print(f"Revive + Abyss, 4 joueurs : {len(page)} octets")
-    client = app.test_client()
     counts = (0, 4, 8, 12)
     tokens = {n: ireland_token(app, n) for n in range(13)}
+    client = later_visit(app.test_client(), f"/g/{tokens[1]}/")
     sizes = {n: len(client.get(f"/g/{t}/").get_data()) for n, t in tokens.items()}
     print("Irlande, 4 joueurs, octets par nombre de villes :", sizes)
     print(f"  croissance par ville : {slope(sizes) / 1000:.1f} Ko")

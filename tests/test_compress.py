@@ -15,6 +15,7 @@ from werkzeug.http import parse_accept_header
 
 from companion.compress import chosen, chosen_for
 from companion.lean import lean
+from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = "/static/js/play/autosave.js"
@@ -80,6 +81,7 @@ def test_an_edit_page_is_sent_compressed(client):
     response = client.post("/nouvelle", data={"game": "revive", "variant": "abyss",
                                               "players-0-name": "Ana", "players-1-name": "Bo"})
     token = re.search(r"/g/([\w-]+)/", response.headers["Location"]).group(1)
+    holding_files(client, f"/g/{token}/")  # a later visit: the page alone (a first one holds its files)
     plain = client.get(f"/g/{token}/").get_data(as_text=True)
     br = client.get(f"/g/{token}/", headers={"Accept-Encoding": "gzip, deflate, br"})
     assert br.headers["Content-Encoding"] == "br"

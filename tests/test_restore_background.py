@@ -183,9 +183,11 @@ def test_a_restore_under_gunicorn_with_two_workers(tmp_path):
                               files={"file": ("club.json", text_of(club_export(2500)), "application/json")},
                               headers={"Referer": f"{url}/parties/importer"}, allow_redirects=False,
                               timeout=60)
-        assert response.status_code == 303, response.text[-500:]
+        # a machine that writes 2,500 games within the POST's own wait answers with "Mes parties" at
+        # once (302); any other answers with its progress page's address (303), asked below
+        assert response.status_code in (302, 303), response.text[-500:]
         location = url + response.headers["Location"]
-        for _ in range(ASKS):
+        for _ in range(ASKS if response.status_code == 303 else 0):
             response = phone.get(location, allow_redirects=False, timeout=60)
             if response.status_code != 200:
                 break
