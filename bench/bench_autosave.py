@@ -18,8 +18,7 @@ import re
 import subprocess
 import sys
 
-from bench.bench_pages import bench_app, form_fields
-from bench.bench_revive import documents
+from bench.bench_pages import bench_app, stored_game
 from bench.common import interleaved, report_both
 
 try:  # the store of players' parts (issue 33); absent before it, where every score is a full one
@@ -33,14 +32,9 @@ def setup():
     (player 0's track, a new value each time) and the trivial route."""
     app = bench_app()
     client = app.test_client()
-    doc = next(iter(documents().values()))
-    new = {"game": "revive", "variant": "abyss"}
-    for i, p in enumerate(doc["players"]):
-        new[f"players-{i}-name"] = p["name"]
-    token = re.search(r"/g/([\w-]+)/", client.post("/nouvelle", data=new).headers["Location"]).group(1)
-    first = client.post(f"/g/{token}/save", data=form_fields(doc, 1))
-    version = [first.json["version"]]
-    held = {name: first.json["stored"].get(name, "") for name in ("players-0-track", "players-0-progress")}
+    token, doc, first = stored_game(client)
+    version = [first["version"]]
+    held = {name: first["stored"].get(name, "") for name in ("players-0-track", "players-0-progress")}
     calls = [0]
 
     def autosave():
