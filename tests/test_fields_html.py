@@ -1,4 +1,4 @@
-"""The fields' HTML (companion/forms/html.py) on small forms of the generic field types: what a player
+"""The fields' HTML (companion/views/field_html.py) on small forms of the generic field types: what a player
 sees (labels, chips, messages, folded help) and what a screen reader and the play scripts read (ids,
 aria-describedby, hidden, the add button), with hostile text everywhere a value is written."""
 
@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import Form
 
 from companion import forms
-from companion.forms.html import FieldHtml
+from companion.views.field_html import FieldHtml
 
 HOSTILE = "<script>\"'&</script>"
 LONG = "les cartes posées devant vous à la fin de la partie"  # longer than FOLD (20 characters)
@@ -235,7 +235,7 @@ def test_inputs_written_directly_are_those_wtforms_would_write():
     attributes, values and `checked` as WTForms gives, hostile values included."""
     from wtforms.fields import HiddenField, SelectField
 
-    from companion.forms.html import _widget
+    from companion.views.field_html import _widget
 
     class Plain(Form):
         secret = HiddenField()
@@ -259,7 +259,7 @@ def test_inputs_written_directly_are_those_wtforms_would_write():
 def test_values_are_escaped_as_jinja_escapes_them():
     from markupsafe import Markup, escape
 
-    from companion.forms.html import esc
+    from companion.views.field_html import esc
 
     for value in (HOSTILE, "l'été & « ça »", "", Markup("<b>déjà sûr</b>"), 12, None):
         assert esc(value) == escape(value)

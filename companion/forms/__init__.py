@@ -1,6 +1,6 @@
 """The edit page's forms: one module per game (`<game>.py`, ending with its `ADAPTER`), the rest
 generic, one role per module (docs/architecture.md, "Forms"): `adapter`, `fields`, `binding`, `shape`
-(the field spec a save reads), `convert`, `problems`, `html`, `new_game`, `players`. The views and
+(the field spec a save reads), `convert`, `problems`, `new_game`, `players`. The views and
 tests read the package from here; a game's module imports the field types from `fields`."""
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from .fields import (
     Text,
     choice_labels,
     give_names,
-    kind,
     options,
     pad_rows,
     walk,
@@ -33,6 +32,6 @@ from .problems import field_for, labels, place, problems_of, stored_problems, su
 __all__ = [
     "Adapter", "AppForm", "Choice", "Count", "EndState", "Fixed", "Flag", "FormField", "Group", "Name",
     "Rows", "Screens", "Seats", "Text", "end_state_class", "choice_labels", "field_for",
-    "give_names", "kind", "labels", "new_game_form", "options", "pad_rows", "place",
+    "give_names", "labels", "new_game_form", "options", "pad_rows", "place",
     "problems_of", "raw_values", "screens", "stored_problems", "summary", "walk", "warned",
 ]

@@ -14,7 +14,6 @@ from wtforms.fields import (
     Field,
     FieldList,
     FormField,
-    HiddenField,
     RadioField,
     SelectField,
     StringField,
@@ -328,16 +327,6 @@ def choice_labels(choices) -> dict:
         value, label = (c.value, c.label) if hasattr(c, "value") else (c[0], c[1])
         out[value] = label
     return out
-
-
-def kind(f) -> str:
-    """Which HTML renders a field (companion/forms/html.py)."""
-    for cls, name in ((Rows, "rows"), (Fixed, "fixed"), (FieldList, "fixed"), (FormField, "group"),
-                      (Flag, "flag"), (BooleanField, "flag"), (Choice, "choice"), (RadioField, "choice"),
-                      (Name, "select"), (SelectField, "select"), (HiddenField, "hidden")):
-        if isinstance(f, cls):
-            return name
-    return "input"
 
 
 def walk(form):

@@ -5,7 +5,7 @@ A GET of the edit page built the stored game's form (~180 WTForms fields) and re
 the page only writes each field's value into markup that depends on nothing else. When no error is
 to be shown beside a field (the game scores) and no message was flashed, the page is the skeleton
 of its record and shape with the values filled in: the skeleton is the page rendered once by
-`Skeleton` (a `forms.html.FieldHtml` that writes a place instead of each value: a field's text, a
+`Skeleton` (a `field_html.FieldHtml` that writes a place instead of each value: a field's text, a
 box ticked or a radio chosen, a part hidden while a radio holds another value, the warnings beside
 a field, a select WTForms writes), and the values are the stored document's texts (`Screens.texts`,
 made without a form).
@@ -34,10 +34,10 @@ from markupsafe import Markup, escape
 from wtforms import SelectField
 
 from .. import forms, games, history, store
-from ..forms.html import Bare, FieldHtml, esc, join_messages, warning_slot
 from ..games import i18n
 from ..lru import LRU
 from ..saving import spec
+from .field_html import Bare, FieldHtml, esc, join_messages, warning_slot
 
 _NONCE = secrets.token_hex(6)  # a place's mark: no value typed at a table can forge it
 _MARK = re.compile("\ue000" + _NONCE + r"(\d+)\ue001")

@@ -20,8 +20,8 @@ from __future__ import annotations
 from flask import Blueprint
 
 from .. import devices
-from ..forms.html import FieldHtml
 from . import changes, dates, edit, history, new_game, photo, players, results, screen, tie
+from .field_html import FieldHtml
 
 bp = Blueprint("play", __name__)
 bp.after_request(devices.set_device_cookie)

@@ -15,12 +15,13 @@ from contextlib import suppress
 from functools import lru_cache
 
 from markupsafe import Markup, escape
+from wtforms.fields import BooleanField, FieldList, FormField, HiddenField, RadioField, SelectField
 from wtforms.form import BaseForm
 from wtforms.widgets import CheckboxInput, HiddenInput, RadioInput, Select, TextInput
 from wtforms.widgets.core import clean_key
 
+from ..forms.fields import Choice, Fixed, Flag, Name, Rows
 from ..games.i18n import N_, _, tr
-from .fields import kind
 
 FOLD = 20  # a hint longer than this (characters) folds behind a tap ("?"): a <details>, no script
 _SEP = Markup(" · ")  # between several messages of one field
@@ -89,7 +90,17 @@ class Bare(str):
     skeleton's place for ``checked`` (companion/views/edit_page.py)."""
 
 
-_KINDS: dict[type, str] = {}  # field class -> its kind (`forms.kind` reads only the class)
+def kind(f) -> str:
+    """Which HTML renders a field."""
+    for cls, name in ((Rows, "rows"), (Fixed, "fixed"), (FieldList, "fixed"), (FormField, "group"),
+                      (Flag, "flag"), (BooleanField, "flag"), (Choice, "choice"), (RadioField, "choice"),
+                      (Name, "select"), (SelectField, "select"), (HiddenField, "hidden")):
+        if isinstance(f, cls):
+            return name
+    return "input"
+
+
+_KINDS: dict[type, str] = {}  # field class -> its kind (`kind` reads only the class)
 _PLAIN = (CheckboxInput, HiddenInput, RadioInput, TextInput)  # <input>s written by `_widget`
 
 
