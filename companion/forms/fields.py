@@ -25,7 +25,7 @@ from wtforms.validators import StopValidation
 from .. import formkeys
 from ..games import i18n
 from ..games.i18n import N_, _, tr
-from ..saving.spec import document_value, out_of_bounds, whole_number  # noqa: F401 (its readings)
+from ..saving.spec import out_of_bounds, whole_number
 
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice

@@ -9,7 +9,7 @@ from wtforms.fields import FieldList, FormField
 
 from .. import games
 from ..games.i18n import _
-from ..saving.problems import Checked, engine_verdict, field_for, fold, place, put  # noqa: F401 (re-exported)
+from ..saving.problems import field_for, fold, place  # noqa: F401 (field_for: re-exported)
 from .fields import SKIPPED, Rows
 
 if TYPE_CHECKING:

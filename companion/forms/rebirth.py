@@ -5,11 +5,11 @@ Field names are the contract keys (docs/contract.md, Rebirth); bounds come from 
 (docs/rules/rebirth.fr.md) and say what to count in a few words.
 
 Three things do not map one to one, and the fields say so themselves (read alike by the form and
-the autosave's engine path, `companion/forms/direct/`; no hook of this module translates them):
+the save's field spec, `companion/forms/shape.py`; no hook of this module translates them):
 
 - **Round towers** (Irlande): the contract's `towers` is a list of 13s and 3s; each row of the form
   is a "13 points / 3 points" choice whose value arrives as text: a `numeric` choice, which the
-  document holds as its number (`fields.document_value`).
+  document holds as its number (`saving.spec.document_value`).
 - **A tile's player** (`Owner`): blank is not "nobody" but a player not chosen yet, left out of the
   tile (`nobody = False`), so the engine says it is required.
 - **The privatised mission** (Irlande): the contract allows at most one, so the form shows one row

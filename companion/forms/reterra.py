@@ -29,13 +29,9 @@ from ..games import reterra as engine
 from ..games.i18n import N_, _
 from ..games.reterra_fields import (  # noqa: F401 (the notation, read here by the tests and templates)
     CARDS_MAX,
-    COLUMNS,
-    COUNT_KEYS,
     COUNTS,
     GRID,
     SIZE,
-    SQUARE_KEYS,
-    UNPAINTED,
     keyed,
     parse_squares,
     readable,
@@ -43,11 +39,8 @@ from ..games.reterra_fields import (  # noqa: F401 (the notation, read here by t
     row_keys,
     settle,
     slug,
-    square_name,
     stored_count,
-    terrain_problem,
     terrain_row,
-    tile_name,
     to_document,
     to_form,
     write_squares,
@@ -129,10 +122,6 @@ class TerrainRow(Cloned, StringField):
     def _value(self):
         return self.data or ""
 
-    def problem(self, row: int) -> str | None:
-        """What is wrong with this row, in French (None: 8 good letters; "" rows are checked by the form)."""
-        return terrain_problem(self.data or "", row)
-
 
 # --------------------------------------------------------------------------- forms
 
@@ -147,15 +136,9 @@ class Grid(Form):
     junk = Squares(N_("Bric-à-brac"), N_("chaque jeton Bric-à-brac, sur la case de la relique qu'il couvre"))
     inhabitants = Squares(N_("Habitants"), N_("chaque pion Habitant"))
 
-    def rows(self) -> list[str]:
-        return [entry.data or "" for entry in self.terrain.entries]
-
     @staticmethod
     def readable(message: str) -> str:
         return readable(message)
-
-    def is_empty(self) -> bool:
-        return not any(self.rows()) and not any(getattr(self, key).squares for key in SQUARE_KEYS)
 
 
 def player_form(variant: str) -> type[Form]:
