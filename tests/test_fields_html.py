@@ -263,3 +263,18 @@ def test_values_are_escaped_as_jinja_escapes_them():
 
     for value in (HOSTILE, "l'été & « ça »", "", Markup("<b>déjà sûr</b>"), 12, None):
         assert esc(value) == escape(value)
+
+
+def test_the_forms_package_writes_no_html():
+    """The fields' HTML is the web layer's (companion/views/field_html.py, which reads the form):
+    companion/forms/ holds the WTForms fields and forms and turns a post into the patch, and
+    writes no markup of its own nor imports the renderer."""
+    from pathlib import Path
+
+    import companion.forms
+
+    package = Path(companion.forms.__file__).parent
+    for module in sorted(package.glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        assert "markupsafe" not in text and "Markup(" not in text, module.name
+        assert "field_html" not in text and "wtforms.widgets" not in text, module.name
