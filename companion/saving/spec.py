@@ -102,14 +102,15 @@ class Spec:
     seats: int
 
 
+@dataclass(frozen=True)
 class Hooks:
-    """What a game says of its fields beyond the tree (its forms adapter gives them)."""
+    """What a game says of its fields beyond the tree (its forms adapter's, called directly), each
+    None where it says nothing: `to_texts(document, data)` fills `data` (the document without game
+    and variant) with what only the page shows; `to_document(document, reading)` finishes the
+    document read from the fields (a key made from others, a mode's fields)."""
 
-    def to_texts(self, document: dict, data: dict) -> None:
-        """Fill `data` (the document without game and variant) with what only the page shows."""
-
-    def to_document(self, document: dict, reading: Reading) -> None:
-        """Finish the document read from the fields (a key made from others, a mode's fields)."""
+    to_texts: Callable[[dict, dict], None] | None = None
+    to_document: Callable[[dict, Reading], None] | None = None
 
 
 NO_HOOKS = Hooks()
@@ -204,7 +205,8 @@ class Fields:
 def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
     """The page's texts of a stored document."""
     data = {k: v for k, v in document.items() if k not in ("game", "variant")}
-    hooks.to_texts(document, data)
+    if hooks.to_texts is not None:
+        hooks.to_texts(document, data)
     out = Texts()
     _texts(spec.table, data, "", out)
     players = data.get("players") if isinstance(data.get("players"), list) else []
@@ -353,7 +355,8 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
         out_players.append(player)
     r.paths["players"] = "players"
     doc["players"] = out_players
-    hooks.to_document(doc, r)
+    if hooks.to_document is not None:
+        hooks.to_document(doc, r)
     return doc, r
 
 
