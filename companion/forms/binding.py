@@ -58,12 +58,6 @@ class EndState(AppForm):
 
     version = HiddenField()
 
-    def version_number(self) -> int | None:
-        try:
-            return int(self.version.data)
-        except (TypeError, ValueError):
-            return None
-
 
 @dataclass
 class Screens:

@@ -228,11 +228,9 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
         out.parts[f"players-{i}"] = PIECES.part(_piece, _NO_CHECK, players[i] if i < len(players) else None,
                                                 f"players-{i}", spec)
     for piece in out.parts.values():
-        out.values.update(piece.values)
-        out.leaves.update(piece.leaves)
-        out.limits.update(piece.limits)
-        out.blanks.update(piece.blanks)
-        out.rows.update(piece.rows)
+        for mine, its in ((out.values, piece.values), (out.leaves, piece.leaves), (out.limits, piece.limits),
+                          (out.blanks, piece.blanks), (out.rows, piece.rows)):
+            mine.update(its)
     return out
 
 
@@ -391,7 +389,8 @@ def _unchanged(spec: Spec, values: Mapping[str, str], known: Texts | None) -> di
     """The segments of `known` whose texts `values` holds unchanged (name -> its texts)."""
     if known is None or known.spec is not spec or not known.parts:
         return {}
-    touched = {name for name, _text in values.items() - known.values.items()} | (known.values.keys() - values.keys())
+    touched = {name for name, _text in values.items() - known.values.items()}  # changed or new
+    touched |= known.values.keys() - values.keys()  # gone
     touched = {f"players-{n[8:].split('-', 1)[0]}" if n.startswith("players-") else "" for n in touched}
     return {name: piece for name, piece in known.parts.items() if name not in touched}
 
@@ -414,7 +413,7 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
     r.rows.update(own.rows)
     r.blank.update(own.blank)
     r.messages.update((name, list(said)) for name, said in own.messages.items())
-    return marshal.loads(made)
+    return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
 
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
