@@ -349,9 +349,7 @@ class Reading:
             if known is not None:
                 for name, count in known.rows.items():
                     found[name] = set(range(count))
-            for key in self.values:
-                if known is not None and key in known.values:
-                    continue
+            for key in self.values if known is None else self.values.keys() - known.values.keys():
                 for match in _NUMBERED.finditer(key):
                     found.setdefault(key[:match.start()], set()).add(int(match.group(1)))
             self._indices = {k: sorted(v) for k, v in found.items()}
