@@ -405,6 +405,7 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
             piece.readings.clear()
         own = Reading(piece.values, r.players, known=piece, spec=r.spec)
         found = piece.readings[key] = (marshal.dumps(_collect(group, prefix, path, own), MARSHAL), own)
+        own.known = None  # read: no cycle back to the texts that keep it
     made, own = found
     r.paths.update(own.paths)
     r.data.update(own.data)
