@@ -91,3 +91,28 @@ def test_a_stored_document_reads_back_as_itself(app, path):
         assert again == read
         totals = [p.total for p in games.score(document).players]
         assert [p.total for p in games.score(read).players] == totals
+
+
+@pytest.mark.parametrize("path", _documents(), ids=lambda p: p.stem)
+def test_a_save_read_with_its_stored_texts_reads_as_one_read_whole(app, path):
+    """An autosave reads again only the segments (the table, a player) its merge changed and takes
+    the others' readings from the stored texts: the same document, messages, contract paths, values
+    and rows as a reading of every field, for a value changed, refused or wrong, in each segment,
+    in French and in English, read twice (the second from the kept readings)."""
+    document = json.loads(path.read_text())
+    with app.test_request_context():
+        fields = forms.screens(document["game"]).fields
+        stored = fields.texts(document)
+        for segment in stored.parts.values():
+            name = next(iter(segment.values), None)
+            for typed in ("7", "abc", "-5", ""):
+                for lang in ("fr", "en"):
+                    with i18n.using(lang):
+                        values = stored.values | ({name: typed} if name else {})
+                        whole = fields.read(document, values)
+                        for _twice in range(2):
+                            doc, reading = fields.read(document, values, known=fields.texts(document))
+                            assert doc == whole[0] and reading.messages == whole[1].messages, (name, typed)
+                            assert (reading.paths, reading.data, reading.rows, reading.blank) == (
+                                whole[1].paths, whole[1].data, whole[1].rows, whole[1].blank)
+                            assert list(reading.paths) == list(whole[1].paths)  # in the page's order

@@ -58,12 +58,6 @@ class EndState(AppForm):
 
     version = HiddenField()
 
-    def version_number(self) -> int | None:
-        try:
-            return int(self.version.data)
-        except (TypeError, ValueError):
-            return None
-
 
 @dataclass
 class Screens:
@@ -142,7 +136,7 @@ class Screens:
 
     # -- what a save reads (`companion.saving.spec.Fields`): the game's field spec, no form built
 
-    @property
+    @cached_property
     def fields(self) -> spec.Fields:
         return _fields(self.id, self.module)
 
@@ -167,22 +161,6 @@ class Screens:
         return doc, reading.paths
 
 
-class _Hooks(spec.Hooks):
-    """A game's adapter as the save's hooks: `to_form` fills the page's own values, `to_document`
-    finishes a document read from its fields."""
-
-    def __init__(self, adapter: Adapter):
-        self.adapter = adapter
-
-    def to_texts(self, document: dict, data: dict) -> None:
-        if self.adapter.to_form:
-            self.adapter.to_form(document, data)
-
-    def to_document(self, document: dict, reading: spec.Reading) -> None:
-        if self.adapter.to_document:
-            self.adapter.to_document(document, reading)
-
-
 _FIELDS: dict[tuple[str, int], tuple[object, spec.Fields]] = {}
 
 
@@ -192,7 +170,7 @@ def _fields(game_id: str, module) -> spec.Fields:
     if found is None or found[0] is not module:
         adapter = adapter_of(module)
         made = spec.Fields(lambda variant, seats: spec_of(end_state_class(game_id, variant, seats), seats),
-                           _Hooks(adapter), adapter, adapter.readable)
+                           spec.Hooks(adapter.to_form, adapter.to_document), adapter, adapter.readable)
         found = _FIELDS[(game_id, id(module))] = (module, made)
     return found[1]
 

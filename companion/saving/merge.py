@@ -113,12 +113,11 @@ def relocate(changes: Changes, rows: list[str], stored: Mapping[str, str], limit
     return out, moved | followed
 
 
-def lay(view: View, changes: Changes, *, added: list[str] | None = None,
-        keys: Mapping[str, str] | None = None, names: list[str] | None = None, rules: Rules | None = None,
-        blank: str = "vide") -> Laid:
+def lay(view: View, changes: Changes, *, added: list | None = None, keys: Mapping[str, str] | None = None,
+        names: list[str] | None = None, rules: Rules | None = None) -> Laid:
     """This phone's changes over the stored values (`added`: the rows this phone added, blank in its
     base; `keys`: the row each field was typed for, by its key; `names`: the players, for messages;
-    `rules`: the game's `Rules`; `blank`: how a conflict names an empty value)."""
+    `rules`: the game's `Rules`). A conflict on a blank stored value holds "" (the caller names it)."""
     rules = rules or NO_RULES
     moved: dict[str, str] = {}
     dropped: dict[str, str] = {}
@@ -133,11 +132,11 @@ def lay(view: View, changes: Changes, *, added: list[str] | None = None,
         now = view.values.get(name, "")
         # as the stored document means it: a 0 the server filled in is the blank the page was based on
         if not view.same(name, now, was) and not view.same(name, now, mine):
-            conflicts[name] = view.shown(name) or blank
+            conflicts[name] = view.shown(name)
     for (seat, key), (was, mine, name) in keyed.items():
         now = rules.stored_count(view.values, seat, key)
         if now != was and now != mine:
-            conflicts[name] = now or blank
+            conflicts[name] = now
     data = dict(view.values) | {name: mine for name, (_, mine) in changes.items()}
     if rules.settle is not None:  # a game's fields that follow a row by its key go with it
         moved |= rules.settle(data, view.values, keyed, changes)

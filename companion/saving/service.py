@@ -81,7 +81,9 @@ def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
     were read)."""
     names = [p.get("name", "") for p in document.get("players", [])]
     merged = lay(view, save.changes, added=save.added or None, keys=save.keys or None, names=names,
-                 rules=fields.rules, blank=_("vide"))
+                 rules=fields.rules)
+    if merged.conflicts:  # a blank value named as a person reads it (only then: no message otherwise)
+        merged.conflicts = {name: value or _("vide") for name, value in merged.conflicts.items()}
     doc, reading = fields.read(document, merged.data, known=view)
     return merged, problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say), reading
 

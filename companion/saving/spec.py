@@ -7,12 +7,15 @@ contract path recorded). Field names mirror contract paths (``players-0-resource
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .. import formkeys
+from ..games.core import Checker
 from ..games.i18n import _, tr
+from ..games.parts import MARSHAL, Parts
 
 # --------------------------------------------------------------------------- how a typed value reads
 # (shared with the form's own fields, `companion.forms.fields`)
@@ -93,7 +96,7 @@ class Rows:
     max_entries: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one per game, variant and seat count: its identity is its key
 class Spec:
     """One game's fields for one variant and seat count: the table's, and each player's."""
 
@@ -102,14 +105,15 @@ class Spec:
     seats: int
 
 
+@dataclass(frozen=True)
 class Hooks:
-    """What a game says of its fields beyond the tree (its forms adapter gives them)."""
+    """What a game says of its fields beyond the tree (its forms adapter's, called directly), each
+    None where it says nothing: `to_texts(document, data)` fills `data` (the document without game
+    and variant) with what only the page shows; `to_document(document, reading)` finishes the
+    document read from the fields (a key made from others, a mode's fields)."""
 
-    def to_texts(self, document: dict, data: dict) -> None:
-        """Fill `data` (the document without game and variant) with what only the page shows."""
-
-    def to_document(self, document: dict, reading: Reading) -> None:
-        """Finish the document read from the fields (a key made from others, a mode's fields)."""
+    to_texts: Callable[[dict, dict], None] | None = None
+    to_document: Callable[[dict, Reading], None] | None = None
 
 
 NO_HOOKS = Hooks()
@@ -126,7 +130,9 @@ def name_of(prefix: str, key) -> str:
 class Texts:
     """A document as its page shows it: every field's posted text (`values`), each leaf's spec
     (`leaves`), each list of rows' limit (`limits`), and the text a field nobody typed shows once
-    stored, where it is not blank (a number of a fixed list is stored as 0: "" and "0" are one)."""
+    stored, where it is not blank (a number of a fixed list is stored as 0: "" and "0" are one).
+    Made of its segments' texts (`parts`: the table's "", each player's "players-<i>"), each kept
+    by what it shows (`PIECES`) with its readings (`readings`: players -> how it reads)."""
 
     values: dict = field(default_factory=dict)
     leaves: dict = field(default_factory=dict)
@@ -136,12 +142,15 @@ class Texts:
     document: dict = field(default_factory=dict)  # the document they show
     fields: Fields | None = None  # its game's, to read `paths` when asked for
     _paths: dict | None = None
+    spec: Spec | None = None
+    parts: dict = field(default_factory=dict)
+    readings: dict = field(default_factory=dict)
 
     @property
     def paths(self) -> dict[str, str]:
         """The document's contract paths -> the field showing each (where a draft's messages go)."""
         if self._paths is None:
-            self._paths = self.fields.read(self.document, self.values)[1].paths
+            self._paths = self.fields.read(self.document, self.values, known=self)[1].paths
         return self._paths
 
     def same(self, name: str, a: str, b: str) -> bool:
@@ -201,16 +210,33 @@ class Fields:
                     {"game": document["game"], "variant": document["variant"]}, known)
 
 
+# the texts of a table's or a player's segment, kept by what it holds: an autosave's stored texts
+# are those the last one left, and of its merge only the segments it changed are read again
+PIECES, _NO_CHECK = Parts(512), Checker()
+
+
 def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
     """The page's texts of a stored document."""
     data = {k: v for k, v in document.items() if k not in ("game", "variant")}
-    hooks.to_texts(document, data)
-    out = Texts()
-    _texts(spec.table, data, "", out)
-    players = data.get("players") if isinstance(data.get("players"), list) else []
+    if hooks.to_texts is not None:
+        hooks.to_texts(document, data)
+    players = data.pop("players", None)
+    players = players if isinstance(players, list) else []
+    out = Texts(spec=spec)
+    out.parts[""] = PIECES.part(_piece, _NO_CHECK, data, "", spec)
     for i in range(spec.seats):
-        player = players[i] if i < len(players) else None
-        _texts(spec.player, player, f"players-{i}", out)
+        out.parts[f"players-{i}"] = PIECES.part(_piece, _NO_CHECK, players[i] if i < len(players) else None,
+                                                f"players-{i}", spec)
+    for piece in out.parts.values():
+        for mine, its in ((out.values, piece.values), (out.leaves, piece.leaves), (out.limits, piece.limits),
+                          (out.blanks, piece.blanks), (out.rows, piece.rows)):
+            mine.update(its)
+    return out
+
+
+def _piece(_check, value, name: str, spec: Spec) -> Texts:
+    out = Texts()
+    _texts(spec.player if name else spec.table, value, name, out)
     return out
 
 
@@ -323,9 +349,7 @@ class Reading:
             if known is not None:
                 for name, count in known.rows.items():
                     found[name] = set(range(count))
-            for key in self.values:
-                if known is not None and key in known.values:
-                    continue
+            for key in self.values if known is None else self.values.keys() - known.values.keys():
                 for match in _NUMBERED.finditer(key):
                     found.setdefault(key[:match.start()], set()).add(int(match.group(1)))
             self._indices = {k: sorted(v) for k, v in found.items()}
@@ -341,20 +365,54 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
     """The document `values` describe (`game`: its "game" and "variant"; the players keep their
     names; `known`: the texts `values` were made from, if any), and how it was read."""
     r = Reading(values, list(players), known=known, spec=spec)
+    same = _unchanged(spec, values, known)
     doc = dict(game or {})
-    doc.update(_collect(spec.table, "", "", r))
+    doc.update(_segment(spec.table, "", "", r, same))
     out_players = []
     for i, who in enumerate(players):
         path, name = f"players[{i}]", f"players-{i}"
         r.paths[path] = name
         player = {"name": who}
         if i < spec.seats:
-            player.update(_collect(spec.player, name, path, r))
+            player.update(_segment(spec.player, name, path, r, same))
         out_players.append(player)
     r.paths["players"] = "players"
     doc["players"] = out_players
-    hooks.to_document(doc, r)
+    if hooks.to_document is not None:
+        hooks.to_document(doc, r)
     return doc, r
+
+
+def _unchanged(spec: Spec, values: Mapping[str, str], known: Texts | None) -> dict[str, Texts]:
+    """The segments of `known` whose texts `values` holds unchanged (name -> its texts)."""
+    if known is None or known.spec is not spec or not known.parts:
+        return {}
+    touched = {name for name, _text in values.items() - known.values.items()}  # changed or new
+    touched |= known.values.keys() - values.keys()  # gone
+    touched = {f"players-{n[8:].split('-', 1)[0]}" if n.startswith("players-") else "" for n in touched}
+    return {name: piece for name, piece in known.parts.items() if name not in touched}
+
+
+def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, Texts]) -> dict:
+    """A segment's part of the document, its reading laid on `r`: read once per texts it holds."""
+    piece = same.get(prefix)
+    if piece is None:
+        return _collect(group, prefix, path, r)
+    key = tuple(r.players)  # and the language: `PIECES` keeps a segment's texts per language
+    found = piece.readings.get(key)
+    if found is None:
+        if len(piece.readings) > 8:  # a blank seat's texts are every new game's, each with its players
+            piece.readings.clear()
+        own = Reading(piece.values, r.players, known=piece, spec=r.spec)
+        found = piece.readings[key] = (marshal.dumps(_collect(group, prefix, path, own), MARSHAL), own)
+        own.known = None  # read: no cycle back to the texts that keep it
+    made, own = found
+    r.paths.update(own.paths)
+    r.data.update(own.data)
+    r.rows.update(own.rows)
+    r.blank.update(own.blank)
+    r.messages.update((name, list(said)) for name, said in own.messages.items())
+    return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
 
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:

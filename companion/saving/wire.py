@@ -17,8 +17,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .. import jsonio
-
 BASE = "base_values"  # the no-JS form: the stored values its page was rendered from
 CHANGES = "changes"  # the autosave: {name: [base, mine]}
 ADDED = "new_rows"  # the autosave: the rows this phone added (blank in its base)
@@ -47,9 +45,9 @@ class Save:
 def _json(text: str | None, default):
     if not text:
         return default
-    try:
-        return jsonio.loads(text)  # not JSON, or nested past jsonio.MAX_DEPTH: a ValueError
-    except ValueError:
+    try:  # nested too deep: a RecursionError; a value nested deep but read is refused by its shape
+        return json.loads(text)
+    except (ValueError, RecursionError):
         raise BadSave(text[:40]) from None
 
 

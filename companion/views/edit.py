@@ -4,6 +4,7 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
@@ -63,10 +64,19 @@ def _summary(out, sc: forms.Screens, errors: dict) -> list[list[str]]:
         return []
     return [list(item) for item in forms.summary(_form_of(out, sc), errors)]
 
+_SCREENS: dict[str, forms.Screens] = {}
+
+
 def screens_or_404(game_id: str) -> forms.Screens:
-    sc = forms.screens(game_id)
-    if sc is None:
-        abort(404)
+    """A game's screens, kept while its rules and forms module are the ones loaded (a test's
+    stand-in game replaces them): a save reaches its field spec with no call into the forms."""
+    sc = _SCREENS.get(game_id)
+    if sc is None or games.GAMES.get(game_id) is not sc.game \
+            or sys.modules.get(f"{forms.__name__}.{game_id}") is not sc.module:
+        sc = forms.screens(game_id)
+        if sc is None:
+            abort(404)
+        _SCREENS[game_id] = sc
     return sc
 
 
