@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -195,7 +196,9 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     version's summary (`summary_for`) is written in the same statement. `result`: the engine's
     result of `document` (None: it does not score) when the caller has just computed it, so the
     save does not score it twice. A `Held` record read on a `saving` connection is written and
-    committed on it; any other on the session's connection.
+    committed on it; any other on the session's connection. Within `one_commit()`, the write is left
+    in its transaction for the caller to add to and commit (`commit`), as the save's log entry is: the
+    game and its log written together or not at all, one commit per save.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
               "summary": summary_for(document, version + 1, edition_of(record), result),
@@ -218,7 +221,8 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
-    on.commit()
+    if not _ONE_COMMIT.get():
+        on.commit()
     # What was just written, without reading the row back (one query less per autosave).
     if isinstance(record, Held):
         return replace(record, document=document, version=version + 1, status=status or record.status)
@@ -227,6 +231,33 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     if record.first_scored_at is None and scored_at is not None:
         set_committed_value(record, "first_scored_at", scored_at)
     return record
+
+
+_ONE_COMMIT: ContextVar[bool] = ContextVar("store_one_commit", default=False)
+
+
+@contextmanager
+def one_commit() -> Iterator[None]:
+    """Within it, `save` writes without committing: the caller adds to the same transaction (the
+    game's log entry, companion/gamelog.py) and commits once (`commit`). Whatever is not committed
+    when the request ends is rolled back (the connection closed, the session removed)."""
+    token = _ONE_COMMIT.set(True)
+    try:
+        yield
+    finally:
+        _ONE_COMMIT.reset(token)
+
+
+def commit(record) -> None:
+    """Commit what `save(record, ..., commit=False)` left in its transaction (on a `Held` record's
+    connection, or the session's)."""
+    connection = record.connection if isinstance(record, Held) else None
+    (connection if connection is not None else db.session).commit()
+
+
+def rollback(record) -> None:
+    connection = record.connection if isinstance(record, Held) else None
+    (connection if connection is not None else db.session).rollback()
 
 
 def edition_for(game: str, edition: str | None) -> str | None:

@@ -123,14 +123,17 @@ def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str
 def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
+    document, version = record.document, record.version
     try:
-        out = service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
+        with store.one_commit():
+            out = service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
+            # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when
+            # the save is the undo of a change ("↶", static/js/play/autosave.js). Written in the save's
+            # transaction and committed with it: one commit per save.
+            gamelog.record(out, document=document, version=version, device=devices.device_id(),
+                           undo_of=undo_of(request.form))
     except service.Busy:
         abort(503)
-    # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
-    # save is the undo of a change ("↶", static/js/play/autosave.js)
-    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
-                   undo_of=undo_of(request.form))
     return out
 
 
