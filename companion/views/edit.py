@@ -4,9 +4,10 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
+import json
 from functools import partial
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from .. import devices, forms, gamelog, games, history, store
@@ -251,11 +252,17 @@ def save(token: str):
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
         held = {"changed": wire.stored_changes(out.before.values, view.values)}
-    return jsonify(ok=True, version=out.record.version, errors=errors,
-                   general=[*out.dropped.values(), *checked.general],
-                   totals=[p.total for p in checked.result.players] if checked.result else [],
-                   draft=not checked.ok, moved=out.moved,
-                   warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
+    return _json(ok=True, version=out.record.version, errors=errors,
+                 general=[*out.dropped.values(), *checked.general],
+                 totals=[p.total for p in checked.result.players] if checked.result else [],
+                 draft=not checked.ok, moved=out.moved,
+                 warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
+
+
+def _json(**answer) -> Response:
+    """A stored save's answer, dumped once, compact, in UTF-8 (what `jsonify` gives, without its key
+    sorting and ASCII escapes: the answer of every autosave)."""
+    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
 
 
 def state(token: str):
