@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 import sqlalchemy as sa
 
@@ -43,6 +44,7 @@ _TABLE = GameChange.__table__
 LOG = logging.getLogger(__name__)
 
 
+@lru_cache(maxsize=4096)  # the same phones save all evening: one hash each, not one a save
 def phone_of(device: str) -> str:
     """A phone as the log keeps it: a hash of its device cookie (24 hex)."""
     return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
