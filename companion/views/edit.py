@@ -125,9 +125,15 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
     document, version = record.document, record.version
+    fields = _TextsRead(sc.fields)
+
+    def write(record, document, version, **options):
+        fields.texts(document)  # before the write: the log and the answer read them, not under its lock
+        return store.save(record, document, version, **options)
+
     try:
         with store.one_commit():
-            out = service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
+            out = service.submit(record, save, fields, write=write, finishing=finishing, posted=posted)
             # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when
             # the save is the undo of a change ("↶", static/js/play/autosave.js). Written in the save's
             # transaction and committed with it: one commit per save.
@@ -136,6 +142,24 @@ def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Ou
     except service.Busy:
         abort(503)
     return out
+
+
+class _TextsRead:
+    """A game's fields (`saving.spec.Fields`) keeping the texts of the last document it read: those of
+    the document a save writes are read before its UPDATE, so that between the UPDATE and the commit
+    (SQLite's write lock held, every other save waiting) only the log's entry is made."""
+
+    def __init__(self, fields):
+        self._fields = fields
+        self._last: tuple = (None, None)
+
+    def __getattr__(self, name):
+        return getattr(self._fields, name)
+
+    def texts(self, document: dict):
+        if self._last[0] is not document:
+            self._last = (document, self._fields.texts(document))
+        return self._last[1]
 
 
 def undo_of(posted) -> int | None:
