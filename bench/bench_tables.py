@@ -193,7 +193,7 @@ def processes_cpu(pids) -> float:
 
 
 def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
-             server_pids=lambda: []) -> tuple[Step, int]:
+             server_pids=list) -> tuple[Step, int]:
     rng = random.Random(seed)
     step = Step()
     games = []

@@ -286,7 +286,8 @@ def save(token: str):
 def _json(**answer) -> Response:
     """A stored save's answer, dumped once, compact, in UTF-8 (what `jsonify` gives, without its key
     sorting and ASCII escapes: the answer of every autosave)."""
-    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
+    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")),
+                    mimetype="application/json")
 
 
 def state(token: str):
