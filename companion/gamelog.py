@@ -1,7 +1,7 @@
 """The game's log of changes (issue 32): each stored save, as the page shows its fields, so that a
 phone can undo its own last changes, and anyone any change, from the log.
 
-A save that changed the stored game is logged once, right after it (`record`): which phone (a
+A save that changed the stored game is logged once, in its transaction (`record`): which phone (a
 hash of its device cookie: the cookie itself opens that phone's list of games, it is never stored
 here nor exported), when, the version it wrote, and every field it changed, `{name: [before,
 after]}`, read from the stored values before and after it (`stored`, the one place that reads
@@ -17,7 +17,7 @@ not undone (undoing an undo redoes the change). A change written before the play
 moved cannot be undone: its fields are keyed by seats that are someone else's now.
 
 Game-independent, no Flask request: the views hand it the device and the saving service's Outcome.
-Each game keeps its last `KEPT` changes."""
+Each game keeps its last `KEPT` changes (trimmed every `trim_every()` versions)."""
 
 from __future__ import annotations
 
