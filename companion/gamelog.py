@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 
-from . import store
+from . import diskfull, store
 from .extensions import db
 from .models import GameChange, now
 from .saving import service, wire
@@ -89,9 +89,11 @@ def record(out, *, document: dict, version: int, device: str | None, undo_of: in
         _write(connection if connection is not None else db.session.connection(), out.record.id, device,
                out.record.version, changes, undo_of)
         store.commit(out.record)
-    except sa.exc.SQLAlchemyError:
-        LOG.exception("the log of game %s could not be written", out.record.id)
+    except sa.exc.SQLAlchemyError as exc:
         store.rollback(out.record)
+        if diskfull.is_disk_full(exc):  # the save has no room either: said as such (errors.py, 507)
+            raise
+        LOG.exception("the log of game %s could not be written", out.record.id)
         # the save again, without its log (StaleVersion: another phone got in meanwhile, the phone
         # saves again: the service's Busy)
         try:

@@ -249,8 +249,8 @@ def one_commit() -> Iterator[None]:
 
 
 def commit(record) -> None:
-    """Commit what `save(record, ..., commit=False)` left in its transaction (on a `Held` record's
-    connection, or the session's)."""
+    """Commit what `save(record, ...)` left in its transaction within `one_commit()` (on a `Held`
+    record's connection, or the session's)."""
     connection = record.connection if isinstance(record, Held) else None
     (connection if connection is not None else db.session).commit()
 

@@ -105,3 +105,23 @@ def test_the_log_is_trimmed_every_few_saves_and_no_reader_shows_more_than_kept(a
         exported = gamelog.exported([game.id], {game.id: 0})[game.id]
     assert [c.changes["players-0-track"][1] for c in shown] == [str(v) for v in range(14, 6, -1)]
     assert [e["changes"]["players-0-track"][1] for e in exported] == [str(v) for v in range(7, 15)]
+
+
+def test_a_full_disk_while_the_log_is_written_stores_neither_and_says_so(app, monkeypatch):
+    import sqlite3
+
+    phone = app.test_client()
+    token = create_game(phone, "revive", "base", NAMES)
+    assert autosave(phone, token, 1, players__0__track=("", "10")).status_code == 200
+    written = gamelog._write
+
+    def full(connection, *args):
+        written(connection, *args)
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    monkeypatch.setattr(gamelog, "_write", full)
+    answer = autosave(phone, token, 2, players__0__track=("10", "11"))
+    assert answer.status_code == 507  # the disk-full answer the page shows (errors.py)
+    game = stored(app, token)
+    assert game.version == 2 and game.document["players"][0]["track"] == 10  # the UPDATE rolled back too
+    assert _log(app, token) == [{"players-0-track": ["", "10"]}]
