@@ -11,6 +11,7 @@ game always scores: `result_of` is None for such a draft, and every page reading
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -212,16 +213,18 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         return connection if connection is not None else db.session.connection()
 
     scored_at = values["updated_at"] if values["status"] == "scored" else None
+    _take_turn()  # within one_commit, with SQLite: this process's write turn, until the commit
     done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
     if done.rowcount != 1:
         on.rollback()
+        _release(_ONE_COMMIT.get())
         if isinstance(record, Held):
             found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
             fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
-    if not _ONE_COMMIT.get():
+    if _ONE_COMMIT.get() is None:
         on.commit()
     # What was just written, without reading the row back (one query less per autosave).
     if isinstance(record, Held):
@@ -233,31 +236,63 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     return record
 
 
-_ONE_COMMIT: ContextVar[bool] = ContextVar("store_one_commit", default=False)
+class _Transaction:
+    """One `one_commit()`: whether it holds this process's SQLite write turn (`_WRITING`)."""
+
+    held = False
+
+
+_ONE_COMMIT: ContextVar[_Transaction | None] = ContextVar("store_one_commit", default=None)
+# SQLite has one writer at a time; a thread finding the file locked sleeps in SQLite's busy handler
+# (1, 2, 5 ... 100 ms), and under load the threads of a worker queued that way while the writer waited
+# for the interpreter: the saves of one process take turns here instead, woken as soon as it is free
+_WRITING = threading.Lock()
 
 
 @contextmanager
 def one_commit() -> Iterator[None]:
     """Within it, `save` writes without committing: the caller adds to the same transaction (the
     game's log entry, companion/gamelog.py) and commits once (`commit`). Whatever is not committed
-    when the request ends is rolled back (the connection closed, the session removed)."""
-    token = _ONE_COMMIT.set(True)
+    when the request ends is rolled back (the connection closed, the session removed). With SQLite,
+    from the UPDATE to the commit the save holds its process's write turn."""
+    state = _Transaction()
+    token = _ONE_COMMIT.set(state)
     try:
         yield
     finally:
         _ONE_COMMIT.reset(token)
+        _release(state)
+
+
+def _take_turn() -> None:
+    state = _ONE_COMMIT.get()
+    if state is not None and not state.held and db.engine.dialect.name == "sqlite":
+        _WRITING.acquire()
+        state.held = True
+
+
+def _release(state: _Transaction | None) -> None:
+    if state is not None and state.held:
+        state.held = False
+        _WRITING.release()
 
 
 def commit(record) -> None:
     """Commit what `save(record, ...)` left in its transaction within `one_commit()` (on a `Held`
     record's connection, or the session's)."""
     connection = record.connection if isinstance(record, Held) else None
-    (connection if connection is not None else db.session).commit()
+    try:
+        (connection if connection is not None else db.session).commit()
+    finally:
+        _release(_ONE_COMMIT.get())
 
 
 def rollback(record) -> None:
     connection = record.connection if isinstance(record, Held) else None
-    (connection if connection is not None else db.session).rollback()
+    try:
+        (connection if connection is not None else db.session).rollback()
+    finally:
+        _release(_ONE_COMMIT.get())
 
 
 def edition_for(game: str, edition: str | None) -> str | None:
