@@ -213,8 +213,9 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         return connection if connection is not None else db.session.connection()
 
     scored_at = values["updated_at"] if values["status"] == "scored" else None
-    _take_turn()  # within one_commit, with SQLite: this process's write turn, until the commit
-    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
+    writing = statements()
+    _take_turn(writing)  # within one_commit, with SQLite: this process's write turn, until the commit
+    done = writing.execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
     if done.rowcount != 1:
         on.rollback()
         _release(_ONE_COMMIT.get())
@@ -264,9 +265,9 @@ def one_commit() -> Iterator[None]:
         _release(state)
 
 
-def _take_turn() -> None:
+def _take_turn(connection: sa.Connection) -> None:
     state = _ONE_COMMIT.get()
-    if state is not None and not state.held and db.engine.dialect.name == "sqlite":
+    if state is not None and not state.held and connection.dialect.name == "sqlite":
         _WRITING.acquire()
         state.held = True
 

@@ -125,3 +125,30 @@ def test_a_full_disk_while_the_log_is_written_stores_neither_and_says_so(app, mo
     game = stored(app, token)
     assert game.version == 2 and game.document["players"][0]["track"] == 10  # the UPDATE rolled back too
     assert _log(app, token) == [{"players-0-track": ["", "10"]}]
+
+
+def test_the_write_turn_is_given_back_whatever_becomes_of_the_save(app, monkeypatch):
+    """With SQLite the saves of one process take turns for the write (store._WRITING): a save stored,
+    one in conflict and one the disk refused each give it back (else the next save would wait)."""
+    import sqlite3
+
+    from companion import store
+
+    phone, other = app.test_client(), app.test_client()
+    token = create_game(phone, "revive", "base", NAMES)
+    assert autosave(phone, token, 1, players__0__track=("", "10")).status_code == 200
+    assert not store._WRITING.locked()
+    assert autosave(other, token, 1, players__0__track=("", "12")).status_code == 409  # a conflict
+    assert not store._WRITING.locked()
+    written = gamelog._write
+
+    def full(connection, *args):
+        written(connection, *args)
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    monkeypatch.setattr(gamelog, "_write", full)
+    assert autosave(phone, token, 2, players__0__track=("10", "11")).status_code == 507
+    assert not store._WRITING.locked()
+    monkeypatch.setattr(gamelog, "_write", written)
+    assert autosave(phone, token, 2, players__0__track=("10", "11")).status_code == 200
+    assert stored(app, token).document["players"][0]["track"] == 11
