@@ -20,6 +20,7 @@ monkey.patch_all()
 
 import argparse  # noqa: E402 - after gevent's patching, so sockets and sleeps cooperate
 import contextlib  # noqa: E402
+import html as html_text  # noqa: E402
 import http.client  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
@@ -40,7 +41,7 @@ OWN = ("track", "progress", "artifact_points", "machine_progress", "two_tokens",
 SHARED = "card-1-points"  # the table's shared artifact card: any phone may type it
 SAME_FIELD = 0.08  # how often a save also types the shared field
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-INPUT = re.compile(r'<input[^>]*name="(version|base_values|once)"[^>]*value="([^"]*)"')
+INPUT = re.compile(r'<input[^>]*name="(version|base_values|once)"[^>]*value=(?:"([^"]*)"|\'([^\']*)\')')
 LIMIT_MS = 300
 
 
@@ -88,8 +89,7 @@ class Phone:
 
     def open(self, token: str) -> None:
         html = self.page(f"/g/{token}/")
-        found = {k: v.replace("&#34;", '"').replace("&quot;", '"').replace("&amp;", "&")
-                 for k, v in INPUT.findall(html)}
+        found = {k: html_text.unescape(double or single) for k, double, single in INPUT.findall(html)}
         self.version = found["version"]
         self.base = json.loads(found["base_values"])
 
@@ -120,12 +120,16 @@ class Step:
 
 def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: random.Random) -> None:
     """A phone at the table: every 2-4 s its own player's fields change, and it saves them."""
-    mine_only = {f"players-{seat}-{key}" for key in OWN}
+    mine_only = sorted(f"players-{seat}-{key}" for key in OWN)
+    # the first save at any moment of one period: a room's phones are not in step (a first wait of 2-4 s
+    # for all would send 1.5 times the steady rate in the step's first seconds)
+    wait = rng.uniform(0, 3)
     while True:
-        gevent.sleep(rng.uniform(2, 4))
+        gevent.sleep(wait)
+        wait = rng.uniform(2, 4)
         if time.monotonic() >= until:
             return
-        names = rng.sample(sorted(mine_only), rng.randint(1, 2))
+        names = rng.sample(mine_only, rng.randint(1, 2))
         changes = {n: [phone.base.get(n, ""), str(rng.randint(1, 4))] for n in names}
         if rng.random() < SAME_FIELD:
             changes[SHARED] = [phone.base.get(SHARED, ""), str(rng.randint(1, 9))]
@@ -174,7 +178,22 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def run_step(host: str, port: int, tables: int, seconds: float, seed: int) -> tuple[Step, int]:
+def processes_cpu(pids) -> float:
+    """The CPU time (s) the server's processes (gunicorn's master and workers) spent so far."""
+    from bench import load
+
+    total = 0.0
+    for pid in [pid for master in pids() for pid in (master, *load.workers_of(master))]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
+             server_pids=list) -> tuple[Step, int]:
     rng = random.Random(seed)
     step = Step()
     games = []
@@ -185,10 +204,14 @@ def run_step(host: str, port: int, tables: int, seconds: float, seed: int) -> tu
             phone.open(token)
         games.append((token, phones))
     until = time.monotonic() + seconds
+    step.cpu_at = (time.process_time(), processes_cpu(server_pids))
     jobs = [gevent.spawn(play, phone, token, seat, step, until, random.Random(rng.random()))
             for token, phones in games for seat, phone in enumerate(phones)]
     jobs.append(gevent.spawn(floor, Phone(host, port), step, until))
     gevent.joinall(jobs, timeout=seconds + 120)
+    step.client_cpu = time.process_time() - step.cpu_at[0]
+    step.server_cpu = processes_cpu(server_pids) - step.cpu_at[1]
+    step.wall = time.monotonic() - (until - seconds)
     lost = 0
     for token, phones in games:  # read back: each field holds the value acknowledged last
         phones[0].open(token)
@@ -288,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"(budget of {args.budget:g} s spent: stopped before N={n})")
                 break
             offset = log.stat().st_size
-            step, lost = run_step(where.hostname, where.port, n, args.seconds, args.seed + n)
+            step, lost = run_step(where.hostname, where.port, n, args.seconds, args.seed + n,
+                                  lambda: [host.proc.pid] if getattr(host, "proc", None) else [])
             p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
             fl = percentile(step.floor, 0.5)
             # this step's saves (its setup opens pages only)
@@ -298,6 +322,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{step.errors:>6} {cpu:>6.2f}ms {cpu_floor:>4.2f}ms {cpu / cpu_floor:>8.1f}x "
                   f"{served95:>8.1f}ms {os.getloadavg()[0]:>8.2f}",
                   flush=True)
+            # who spent the 2 cores: the phones' client (this process) beside the server's processes
+            print(f"     CPU over the step: client {step.client_cpu / step.wall * 100:.0f} % of a core "
+                  f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server "
+                  f"{step.server_cpu / step.wall * 100:.0f} % "
+                  f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)", flush=True)
             failed = failed or lost > 0 or step.false_conflicts > 0
             if p95 < LIMIT_MS:
                 best = n

@@ -1,7 +1,7 @@
 """The game's log of changes (issue 32): each stored save, as the page shows its fields, so that a
 phone can undo its own last changes, and anyone any change, from the log.
 
-A save that changed the stored game is logged once, right after it (`record`): which phone (a
+A save that changed the stored game is logged once, in its transaction (`record`): which phone (a
 hash of its device cookie: the cookie itself opens that phone's list of games, it is never stored
 here nor exported), when, the version it wrote, and every field it changed, `{name: [before,
 after]}`, read from the stored values before and after it (`stored`, the one place that reads
@@ -17,7 +17,7 @@ not undone (undoing an undo redoes the change). A change written before the play
 moved cannot be undone: its fields are keyed by seats that are someone else's now.
 
 Game-independent, no Flask request: the views hand it the device and the saving service's Outcome.
-Each game keeps its last `KEPT` changes."""
+Each game keeps its last `KEPT` changes (trimmed every `trim_every()` versions)."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 
 import sqlalchemy as sa
 
+from . import diskfull, store
 from .extensions import db
 from .models import GameChange, now
-from .saving import wire
+from .saving import service, wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
@@ -42,6 +44,7 @@ _TABLE = GameChange.__table__
 LOG = logging.getLogger(__name__)
 
 
+@lru_cache(maxsize=4096)  # the same phones save all evening: one hash each, not one a save
 def phone_of(device: str) -> str:
     """A phone as the log keeps it: a hash of its device cookie (24 hex)."""
     return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
@@ -71,33 +74,48 @@ def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) 
 
 
 def record(out, *, document: dict, version: int, device: str | None, undo_of: int | None = None) -> None:
-    """Log the save `out` (a `saving.service.Outcome`) when it stored a change. The stored values
-    before it are those it was laid on (`out.before`), else of `document` (the game as the save was
-    handed it, at `version`) when it was laid on that version; after it, `out.after` (read once,
-    the answer reads the same). Written on the save's own connection, right after its commit (a save of a row
-    laid by the engine builds no form: its stored values after it are only known once written).
-    Never fails the save: a log that cannot be written is logged and left out."""
-    if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
+    """Log the save `out` (a `saving.service.Outcome`) when it stored a change, and commit it: the
+    saving service wrote it within `store.one_commit()`, so the game and its log entry are
+    one transaction, one commit. The stored values before it are those it was laid on (`out.before`),
+    else of `document` (the game as the save was handed it, at `version`) when it was laid on that
+    version; after it, `out.after` (read once, the answer reads the same). Never fails the save: a
+    log that cannot be written is logged and left out (the save written again alone)."""
+    changes = _changes(out, document, version, device)
+    if changes is None:
+        store.commit(out.record)
         return
+    connection = getattr(out.record, "connection", None)  # a `store.Held` record's own
+    try:
+        _write(connection if connection is not None else db.session.connection(), out.record.id, device,
+               out.record.version, changes, undo_of)
+        store.commit(out.record)
+    except sa.exc.SQLAlchemyError as exc:
+        store.rollback(out.record)
+        if diskfull.is_disk_full(exc):  # the save has no room either: said as such (errors.py, 507)
+            raise
+        LOG.exception("the log of game %s could not be written", out.record.id)
+        # the save again, without its log (StaleVersion: another phone got in meanwhile, the phone
+        # saves again: the service's Busy)
+        try:
+            store.save(out.record, out.checked.document, out.laid_on, status=out.record.status,
+                       result=out.checked.result)
+            store.commit(out.record)
+        except store.StaleVersion:
+            raise service.Busy from None
+
+
+def _changes(out, document: dict, version: int, device: str | None) -> dict | None:
+    """What the save `out` changed, `{name: [before, after]}`; None when there is nothing to log."""
+    if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
+        return None
     if out.before is not None:
         before = out.before.values
     elif out.laid_on == version:
         before = stored(out.fields, document).values
     else:
-        return
+        return None
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
-    changes = differences(before, after.values, getattr(after, "same", None))
-    if not changes:
-        return
-    connection = getattr(out.record, "connection", None)  # a `store.Held` record's own
-    on = connection if connection is not None else db.session
-    try:
-        _write(connection if connection is not None else db.session.connection(), out.record.id, device,
-               out.record.version, changes, undo_of)
-        on.commit()
-    except sa.exc.SQLAlchemyError:
-        LOG.exception("the log of game %s could not be written", out.record.id)
-        on.rollback()
+    return differences(before, after.values, getattr(after, "same", None)) or None
 
 
 # Statements built once (building one at each save cost more than running it, as store.save's).
@@ -115,8 +133,16 @@ def _write(connection, game_id: int, device: str, version: int, changes: dict, u
     connection.execute(_INSERT, {
         "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
         "changes": json.dumps(changes, ensure_ascii=False, separators=(",", ":")), "undo_of": undo_of})
-    # only the last KEPT changes of the game (the index on game and id: one short step)
-    connection.execute(_BOUND, {"game": game_id, "skip": KEPT - 1})
+    # only the last KEPT changes of the game (the index on game and id: one short step), trimmed
+    # every `trim_every()` versions: a game holds at most that many more meanwhile, which no reader
+    # shows (`changes_of`, `exported`: the last KEPT), and most saves make one statement less
+    if version % trim_every() == 0:
+        connection.execute(_BOUND, {"game": game_id, "skip": KEPT - 1})
+
+
+def trim_every() -> int:
+    """How many versions apart a game's log is trimmed to its last KEPT changes."""
+    return max(1, KEPT // 20)
 
 
 # --------------------------------------------------------------------------- reading
@@ -155,7 +181,7 @@ def changes_of(game_id: int, *, texts: bool = True) -> list[Change]:
     the fields' texts (`changes` empty), to choose one change before reading it (`full`)."""
     columns = (*_COLUMNS, _TABLE.c.changes) if texts else _COLUMNS
     rows = db.session.execute(sa.select(*columns).where(_TABLE.c.game_id == game_id)
-                              .order_by(_TABLE.c.id.desc()))
+                              .order_by(_TABLE.c.id.desc()).limit(KEPT))  # kept (`_write`: trimmed later)
     return settled([Change(row.id, row.phone, row.at, row.version, _parsed(row.changes) if texts else {},
                            row.undo_of) for row in rows])
 
@@ -225,7 +251,11 @@ def exported(game_ids: Iterable[int], seats: Mapping[int, int]) -> dict[int, lis
     rows = db.session.execute(sa.select(_TABLE).where(_TABLE.c.game_id.in_(ids))
                               .order_by(_TABLE.c.game_id, _TABLE.c.id))
     index: dict[int, int] = {}
+    per_game: dict[int, list] = {}
     for row in rows:
+        per_game.setdefault(row.game_id, []).append(row)
+    # the last KEPT of each game (`_write` trims them every few versions only)
+    for row in (row for kept in per_game.values() for row in kept[-KEPT:]):
         items = out.setdefault(row.game_id, [])
         try:
             changes = json.loads(row.changes)

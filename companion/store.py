@@ -11,8 +11,10 @@ game always scores: `result_of` is None for such a draft, and every page reading
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -195,7 +197,9 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     version's summary (`summary_for`) is written in the same statement. `result`: the engine's
     result of `document` (None: it does not score) when the caller has just computed it, so the
     save does not score it twice. A `Held` record read on a `saving` connection is written and
-    committed on it; any other on the session's connection.
+    committed on it; any other on the session's connection. Within `one_commit()`, the write is left
+    in its transaction for the caller to add to and commit (`commit`), as the save's log entry is: the
+    game and its log written together or not at all, one commit per save.
     """
     values = {"document": document, "version": version + 1, "updated_at": now(),
               "summary": summary_for(document, version + 1, edition_of(record), result),
@@ -209,16 +213,20 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         return connection if connection is not None else db.session.connection()
 
     scored_at = values["updated_at"] if values["status"] == "scored" else None
-    done = statements().execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
+    writing = statements()
+    _take_turn(writing)  # within one_commit, with SQLite: this process's write turn, until the commit
+    done = writing.execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
     if done.rowcount != 1:
         on.rollback()
+        _release(_ONE_COMMIT.get())
         if isinstance(record, Held):
             found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
             fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
-    on.commit()
+    if _ONE_COMMIT.get() is None:
+        on.commit()
     # What was just written, without reading the row back (one query less per autosave).
     if isinstance(record, Held):
         return replace(record, document=document, version=version + 1, status=status or record.status)
@@ -227,6 +235,65 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     if record.first_scored_at is None and scored_at is not None:
         set_committed_value(record, "first_scored_at", scored_at)
     return record
+
+
+class _Transaction:
+    """One `one_commit()`: whether it holds this process's SQLite write turn (`_WRITING`)."""
+
+    held = False
+
+
+_ONE_COMMIT: ContextVar[_Transaction | None] = ContextVar("store_one_commit", default=None)
+# SQLite has one writer at a time; a thread finding the file locked sleeps in SQLite's busy handler
+# (1, 2, 5 ... 100 ms), and under load the threads of a worker queued that way while the writer waited
+# for the interpreter: the saves of one process take turns here instead, woken as soon as it is free
+_WRITING = threading.Lock()
+
+
+@contextmanager
+def one_commit() -> Iterator[None]:
+    """Within it, `save` writes without committing: the caller adds to the same transaction (the
+    game's log entry, companion/gamelog.py) and commits once (`commit`). Whatever is not committed
+    when the request ends is rolled back (the connection closed, the session removed). With SQLite,
+    from the UPDATE to the commit the save holds its process's write turn."""
+    state = _Transaction()
+    token = _ONE_COMMIT.set(state)
+    try:
+        yield
+    finally:
+        _ONE_COMMIT.reset(token)
+        _release(state)
+
+
+def _take_turn(connection: sa.Connection) -> None:
+    state = _ONE_COMMIT.get()
+    if state is not None and not state.held and connection.dialect.name == "sqlite":
+        _WRITING.acquire()
+        state.held = True
+
+
+def _release(state: _Transaction | None) -> None:
+    if state is not None and state.held:
+        state.held = False
+        _WRITING.release()
+
+
+def commit(record) -> None:
+    """Commit what `save(record, ...)` left in its transaction within `one_commit()` (on a `Held`
+    record's connection, or the session's)."""
+    connection = record.connection if isinstance(record, Held) else None
+    try:
+        (connection if connection is not None else db.session).commit()
+    finally:
+        _release(_ONE_COMMIT.get())
+
+
+def rollback(record) -> None:
+    connection = record.connection if isinstance(record, Held) else None
+    try:
+        (connection if connection is not None else db.session).rollback()
+    finally:
+        _release(_ONE_COMMIT.get())
 
 
 def edition_for(game: str, edition: str | None) -> str | None:

@@ -145,12 +145,14 @@ def _undo(record, change, back: str):
     if not change.undoable(record.seats_version):
         flash(tr(LOCKED), "error")
         return redirect(back, 303)
-    try:
-        out = service.submit(record, gamelog.undo_save(change, record.version), sc.fields, write=store.save)
+    document, version = record.document, record.version
+    try:  # written with its log entry: one commit (gamelog.record)
+        with store.one_commit():
+            out = service.submit(record, gamelog.undo_save(change, version), sc.fields, write=store.save)
+            gamelog.record(out, document=document, version=version, device=devices.device_id(),
+                           undo_of=change.id)
     except service.Busy:
         abort(503)
-    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
-                   undo_of=change.id)
     if out.kind == "seats":
         flash(tr(service.SEATS_MOVED), "error")
     elif out.kind == "conflict":

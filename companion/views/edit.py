@@ -4,10 +4,11 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
+import json
 import sys
 from functools import partial
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from .. import devices, forms, gamelog, games, history, store
@@ -133,15 +134,42 @@ def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str
 def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
+    document, version = record.document, record.version
+    fields = _TextsRead(sc.fields)
+
+    def write(record, document, version, **options):
+        fields.texts(document)  # before the write: the log and the answer read them, not under its lock
+        return store.save(record, document, version, **options)
+
     try:
-        out = service.submit(record, save, sc.fields, write=store.save, finishing=finishing, posted=posted)
+        with store.one_commit():
+            out = service.submit(record, save, fields, write=write, finishing=finishing, posted=posted)
+            # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when
+            # the save is the undo of a change ("↶", static/js/play/autosave.js). Written in the save's
+            # transaction and committed with it: one commit per save.
+            gamelog.record(out, document=document, version=version, device=devices.device_id(),
+                           undo_of=undo_of(request.form))
     except service.Busy:
         abort(503)
-    # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when the
-    # save is the undo of a change ("↶", static/js/play/autosave.js)
-    gamelog.record(out, document=record.document, version=record.version, device=devices.device_id(),
-                   undo_of=undo_of(request.form))
     return out
+
+
+class _TextsRead:
+    """A game's fields (`saving.spec.Fields`) keeping the texts of the last document it read: those of
+    the document a save writes are read before its UPDATE, so that between the UPDATE and the commit
+    (SQLite's write lock held, every other save waiting) only the log's entry is made."""
+
+    def __init__(self, fields):
+        self._fields = fields
+        self._last: tuple = (None, None)
+
+    def __getattr__(self, name):
+        return getattr(self._fields, name)
+
+    def texts(self, document: dict):
+        if self._last[0] is not document:
+            self._last = (document, self._fields.texts(document))
+        return self._last[1]
 
 
 def undo_of(posted) -> int | None:
@@ -258,11 +286,18 @@ def save(token: str):
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
         held = {"changed": wire.stored_changes(out.before.values, view.values)}
-    return jsonify(ok=True, version=out.record.version, errors=errors,
-                   general=[*out.dropped.values(), *checked.general],
-                   totals=[p.total for p in checked.result.players] if checked.result else [],
-                   draft=not checked.ok, moved=out.moved,
-                   warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
+    return _json(ok=True, version=out.record.version, errors=errors,
+                 general=[*out.dropped.values(), *checked.general],
+                 totals=[p.total for p in checked.result.players] if checked.result else [],
+                 draft=not checked.ok, moved=out.moved,
+                 warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
+
+
+def _json(**answer) -> Response:
+    """A stored save's answer, dumped once, compact, in UTF-8 (what `jsonify` gives, without its key
+    sorting and ASCII escapes: the answer of every autosave)."""
+    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")),
+                    mimetype="application/json")
 
 
 def state(token: str):
