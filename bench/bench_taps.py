@@ -10,8 +10,12 @@ What counts as a tap: every click or tap on the screen (a button, a chip, a box,
 field to put the cursor in it). Typing into the field that has the cursor is not a tap, nor is the
 phone keyboard's "suivant" key (Enter), which moves to the next field of the step: those are counted
 apart, as keyboard presses. The driver plays as a quick player would: it types the numbers of a step
-in page order, moving with "suivant" when the next field is at most four fields on (else it taps the
-field), then taps the boxes and chips of the step.
+in page order, moving with "suivant" when the field to fill is the very next one and tapping it when it
+is further on (issue 32: two "suivant" cost more than one tap); after a number that cannot grow the page
+has already moved the cursor on (static/js/play/fields.js), and a "suivant" pressed there is taken as
+the habitual one (no move), so the driver taps any other field; a box that goes with a number (Revive's
+"Débloquée" before its cards) is ticked in page order, which puts the cursor in that number; the other
+boxes and chips of the step are tapped after. BENCH_TRACE=1 prints each tap and key.
 """
 
 from __future__ import annotations
@@ -272,7 +276,15 @@ class Phone:
                 got = page.evaluate("document.activeElement && document.activeElement.name || ''")
                 assert got == name, f"'suivant' went to {got!r}, not {name!r}"
             else:
-                self.tap(page.locator(f'[name="{name}"]'))
+                # a player scrolls the field into sight first (a scroll is not a tap); a tap on a
+                # field the page has to scroll from under the sticky bar can leave it without a caret
+                # counted as a tap; played as a click: headless Chromium's synthetic touch tap can
+                # focus a text field without putting the caret in it (the keys typed then are lost)
+                page.locator(f'[name="{name}"]').click()
+                self.taps += 1
+                self.moved = None
+        if os.environ.get("BENCH_TRACE"):
+            print("TYPE", name, value, file=sys.stderr)
         page.keyboard.type(str(value))
         after = page.evaluate("document.activeElement && document.activeElement.name || ''")
         self.moved = after if after != name else None  # a complete number: the cursor moved on
@@ -382,7 +394,8 @@ class Phone:
                 # a box of the same group just before (Revive's "Débloquée" before its cards): ticked
                 # in page order, it puts the cursor in this number (static/js/play/fields.js)
                 group = name.rsplit("-", 1)[0] + "-"
-                boxes = [(n, v) for n, v in later if n.startswith(group) and n.count("-") == name.count("-")
+                boxes = [(n, v) for n, v in later
+                         if re.search(r"[a-z_]+-\d+-$", group) and group.count("-") > 2 and n.startswith(group) and n.count("-") == name.count("-")
                          and page.locator(f'[name="{n}"]').first.get_attribute("type") == "checkbox"]
                 for box_name, _ in boxes:
                     later.remove((box_name, _))
@@ -528,6 +541,8 @@ def main() -> int:
                 continue
             context = browser.new_context(viewport={"width": 390, "height": SCREEN}, is_mobile=True,
                                           has_touch=True, locale="fr-FR")
+            if os.environ.get("BENCH_NOAUTO"):  # the page's "Auto" switch off: no move by itself
+                context.add_init_script("localStorage.setItem('companion-auto-next', 'off')")
             page = context.new_page()
             page.set_default_timeout(15_000)
             try:

@@ -98,7 +98,8 @@ def test_four_players_entered_the_new_way_and_the_habitual_way(phone, live_serve
     for seat in range(4):
         phone.get_by_role("button", name=re.compile("^(Joueur|Étape) suivant")).tap()
         expect(phone.locator(f'[name="players-{seat}-track"]')).to_be_focused()
-        assert "auto-next-note" in phone.locator(f'[name="players-{seat}-track"]').get_attribute("aria-describedby")
+        described = phone.locator(f'[name="players-{seat}-track"]').get_attribute("aria-describedby")
+        assert "auto-next-note" in described  # the line is said where the step starts
         values = player(seat)
         expected.update(values)
         if seat % 2:
@@ -111,7 +112,8 @@ def test_four_players_entered_the_new_way_and_the_habitual_way(phone, live_serve
         # typed comes back from the save as 0, so a number typed after it reads "01")
         for name in step_fields(phone):
             want = expected.get(name, "")
-            expect(phone.locator(f'[name="{name}"]')).to_have_value(re.compile(f"^0*{want}$" if want else "^0?$"))
+            shown = re.compile(f"^0*{want}$" if want else "^0?$")
+            expect(phone.locator(f'[name="{name}"]')).to_have_value(shown)
     saved(phone)
     doc = stored_document(live_server, url)
     for k, p in enumerate(doc["players"]):
