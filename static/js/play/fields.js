@@ -286,18 +286,23 @@
     var all = $all("input, select, textarea", el.form);
     return all.slice(all.indexOf(el) + 1).filter(typable)[0] || null;
   };
-  document.addEventListener("input", function (e) {
-    var el = e.target;
-    if (el === movedTo) movedTo = null;
-    if (!/^insert(Text|CompositionText)$/.test(e.inputType || "") || !el.matches("input[data-stepper][max]") ||
-        !autoNext(el.form) || !/^\d+$/.test(el.value) || el.selectionEnd !== el.value.length) return;
+  function moveOn(el) {
+    if (!el.matches("input[data-stepper][max]") || !autoNext(el.form) || !/^\d+$/.test(el.value) ||
+        el.selectionEnd !== el.value.length) return;
     var value = parseInt(el.value, 10), max = parseInt(el.getAttribute("max"), 10);
     if (value > max || value * 10 <= max) return;
     var next = Play.nextField(el);
     if (!next) return;
     next.focus();
     movedTo = next;
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target === movedTo) movedTo = null;
+    /* typed (not a stepper's −/+ nor a value the page writes); a keyboard that composes its digits
+       is read once the composition ends */
+    if (e.inputType === "insertText" || (e.inputType === "insertCompositionText" && !e.isComposing)) moveOn(e.target);
   });
+  document.addEventListener("compositionend", function (e) { if (e.target.matches) moveOn(e.target); });
   /* A box ticked whose group goes on with a blank number (Revive's "Débloquée", then that colour's
      cards gained): the cursor goes to that number, the next thing to type (said by the same line). */
   document.addEventListener("change", function (e) {
