@@ -300,7 +300,8 @@
     if (e.target === movedTo) movedTo = null;
     /* typed (not a stepper's −/+ nor a value the page writes); a keyboard that composes its digits
        is read once the composition ends */
-    if (e.inputType === "insertText" || (e.inputType === "insertCompositionText" && !e.isComposing)) moveOn(e.target);
+    var typed = e.inputType === "insertText" || (e.inputType === "insertCompositionText" && !e.isComposing);
+    if (typed) moveOn(e.target);
   });
   document.addEventListener("compositionend", function (e) { if (e.target.matches) moveOn(e.target); });
   /* A box ticked whose group goes on with a blank number (Revive's "Débloquée", then that colour's
@@ -326,7 +327,9 @@
   var autoNote = document.getElementById("auto-next-note");
   function showAutoNext() {
     var on = autoNext(autoNote.closest("form") || document.getElementById("end-state"));
-    $all("[data-when]", autoNote).forEach(function (s) { s.hidden = s.dataset.when !== (on ? "on" : "off"); });
+    $all("[data-when]", autoNote).forEach(function (s) {
+      s.hidden = s.dataset.when !== (on ? "on" : "off");
+    });
     autoNote.querySelector("[data-auto-next-switch]").setAttribute("aria-pressed", on ? "true" : "false");
   }
   if (autoNote) {
@@ -334,7 +337,7 @@
     autoNote.querySelector("[data-auto-next-switch]").addEventListener("click", function () {
       var on = !!autoNote.querySelector("[aria-pressed=true]");
       autoChosen = !on;
-      try { window.localStorage.setItem(AUTO, on ? "off" : "on"); } catch (err) { /* not kept: this page only */ }
+      try { window.localStorage.setItem(AUTO, on ? "off" : "on"); } catch (err) { /* this page only */ }
       showAutoNext();
     });
     /* said to a screen reader where a step starts (its first field), before the first number */
@@ -344,7 +347,9 @@
         var first = $all("input[data-stepper]", stage)[0];
         if (!first) return;
         var ids = (first.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
-        if (ids.indexOf(autoNote.id) < 0) first.setAttribute("aria-describedby", ids.concat([autoNote.id]).join(" "));
+        if (ids.indexOf(autoNote.id) < 0) {
+          first.setAttribute("aria-describedby", ids.concat([autoNote.id]).join(" "));
+        }
       });
     });
   }
