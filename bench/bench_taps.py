@@ -10,8 +10,12 @@ What counts as a tap: every click or tap on the screen (a button, a chip, a box,
 field to put the cursor in it). Typing into the field that has the cursor is not a tap, nor is the
 phone keyboard's "suivant" key (Enter), which moves to the next field of the step: those are counted
 apart, as keyboard presses. The driver plays as a quick player would: it types the numbers of a step
-in page order, moving with "suivant" when the next field is at most four fields on (else it taps the
-field), then taps the boxes and chips of the step.
+in page order, moving with "suivant" when the field to fill is the very next one and tapping it when it
+is further on (issue 32: two "suivant" cost more than one tap); after a number that cannot grow the page
+has already moved the cursor on (static/js/play/fields.js), and a "suivant" pressed there is taken as
+the habitual one (no move), so the driver taps any other field; a box that goes with a number (Revive's
+"Débloquée" before its cards) is ticked in page order, which puts the cursor in that number; the other
+boxes and chips of the step are tapped after. BENCH_TRACE=1 prints each tap and key.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ BEFORE = {"scotland": (41, 11_000), "ireland": (92, 17_000), "reterra": (97, 9_1
           # issue 24's cities, measured by this bench on the page before the tile pad (select, steppers)
           "scotland_cities": (68, 2_272), "ireland_cities": (64, 2_568)}
 GOAL = {"scotland_cities": 40, "ireland_cities": 40}  # issue 24: the whole end state, cities included
-ENTER_REACH = 4  # at most this many "suivant" presses to reach the next field; further, a tap
+ENTER_REACH = 1  # "suivant" to the very next field to fill; one further on, a tap (issue 32)
 
 # --------------------------------------------------------------------------- the end states
 
@@ -231,10 +235,14 @@ class Phone:
         self.keys = 0
         self.tallest = 0
         self.tallest_where = ""
+        self.moved = None  # the field the cursor moved to by itself after the last number, if any
 
     def tap(self, locator) -> None:
         locator.tap()
         self.taps += 1
+        if os.environ.get("BENCH_TRACE"):
+            print("TAP", locator, file=sys.stderr)
+        self.moved = None  # a tap: "suivant" is a move again (static/js/play/fields.js)
 
     def measure(self, where: str) -> None:
         height = self.page.evaluate("document.documentElement.scrollHeight")
@@ -256,15 +264,30 @@ class Phone:
         if active != name:
             order = self.order()
             ahead = order.index(name) - order.index(active) if active in order and name in order else -1
-            if 0 < ahead <= ENTER_REACH:
-                for _ in range(ahead):
+            # the cursor moved there by itself: its first "suivant" is taken as the habitual one (no
+            # move), so the field after it costs two presses; a tap is one
+            reach = ENTER_REACH - (1 if active == self.moved else 0)
+            if 0 < ahead <= reach:
+                for _ in range(ahead + (1 if active == self.moved else 0)):
                     page.keyboard.press("Enter")
                     self.keys += 1
+                    if os.environ.get("BENCH_TRACE"):
+                        print("KEY ->", name, file=sys.stderr)
                 got = page.evaluate("document.activeElement && document.activeElement.name || ''")
                 assert got == name, f"'suivant' went to {got!r}, not {name!r}"
             else:
-                self.tap(page.locator(f'[name="{name}"]'))
+                # a player scrolls the field into sight first (a scroll is not a tap); a tap on a
+                # field the page has to scroll from under the sticky bar can leave it without a caret
+                # counted as a tap; played as a click: headless Chromium's synthetic touch tap can
+                # focus a text field without putting the caret in it (the keys typed then are lost)
+                page.locator(f'[name="{name}"]').click()
+                self.taps += 1
+                self.moved = None
+        if os.environ.get("BENCH_TRACE"):
+            print("TYPE", name, value, file=sys.stderr)
         page.keyboard.type(str(value))
+        after = page.evaluate("document.activeElement && document.activeElement.name || ''")
+        self.moved = after if after != name else None  # a complete number: the cursor moved on
         got = page.locator(f'[name="{name}"]').input_value()
         # a fixed list's blank entry shows 0 and the typing lands after it: "01" reads as 1
         assert got.lstrip("0") == str(value).lstrip("0") or got == str(value), \
@@ -368,6 +391,15 @@ class Phone:
                 self.taps += 1
                 box.evaluate("e => e.blur()")
             else:
+                # a box of the same group just before (Revive's "Débloquée" before its cards): ticked
+                # in page order, it puts the cursor in this number (static/js/play/fields.js)
+                group = name.rsplit("-", 1)[0] + "-"
+                boxes = [(n, v) for n, v in later
+                         if re.search(r"[a-z_]+-\d+-$", group) and group.count("-") > 2 and n.startswith(group) and n.count("-") == name.count("-")
+                         and page.locator(f'[name="{n}"]').first.get_attribute("type") == "checkbox"]
+                for box_name, _ in boxes:
+                    later.remove((box_name, _))
+                    self.tap(page.locator(f'label:has(> input[name="{box_name}"])'))
                 self.type_into(name, value)
         for name, value in later:
             self.ensure_row(name)
@@ -509,6 +541,8 @@ def main() -> int:
                 continue
             context = browser.new_context(viewport={"width": 390, "height": SCREEN}, is_mobile=True,
                                           has_touch=True, locale="fr-FR")
+            if os.environ.get("BENCH_NOAUTO"):  # the page's "Auto" switch off: no move by itself
+                context.add_init_script("localStorage.setItem('companion-auto-next', 'off')")
             page = context.new_page()
             page.set_default_timeout(15_000)
             try:

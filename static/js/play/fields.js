@@ -266,6 +266,94 @@
     if (owner.requestSubmit) owner.requestSubmit(main); else main.click();
   });
 
+  /* ---------------------------------------------------------------- a number that cannot grow
+
+     On a form marked data-auto-next (the edit page), a number typed that no further digit can keep
+     within the field's max (2 in a field of 0 to 3, 9 in one of 0 to 30, 51 in one of 0 to 500) moves
+     the cursor to the next field, as "suivant" would (Play.nextField: within the step on screen, never
+     into the next step). Said beforehand by the line #auto-next-note (at the top of every step, and
+     in the description of each step's first field), whose switch turns it off on this phone. A value
+     past the max stays (its message comes beside it). The habit of pressing "suivant" after each
+     number: a "suivant" on the field the cursor just moved to, before anything is typed or tapped
+     there, is taken as done, not as a second move (a field skipped would get the next number). */
+  var AUTO = "companion-auto-next", movedTo = null, autoChosen = null;
+  function autoNext(owner) {
+    if (!owner || !owner.hasAttribute("data-auto-next")) return false;
+    if (autoChosen !== null) return autoChosen;
+    try { return window.localStorage.getItem(AUTO) !== "off"; } catch (err) { return true; }
+  }
+  Play.nextField = function (el) {  // steps.js gives the step's own
+    var all = $all("input, select, textarea", el.form);
+    return all.slice(all.indexOf(el) + 1).filter(typable)[0] || null;
+  };
+  function moveOn(el) {
+    if (!el.matches("input[data-stepper][max]") || !autoNext(el.form) || !/^\d+$/.test(el.value) ||
+        el.selectionEnd !== el.value.length) return;
+    var value = parseInt(el.value, 10), max = parseInt(el.getAttribute("max"), 10);
+    if (value > max || value * 10 <= max) return;
+    var next = Play.nextField(el);
+    if (!next) return;
+    next.focus();
+    movedTo = next;
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target === movedTo) movedTo = null;
+    /* typed (not a stepper's −/+ nor a value the page writes); a keyboard that composes its digits
+       is read once the composition ends */
+    var typed = e.inputType === "insertText" || (e.inputType === "insertCompositionText" && !e.isComposing);
+    if (typed) moveOn(e.target);
+  });
+  document.addEventListener("compositionend", function (e) { if (e.target.matches) moveOn(e.target); });
+  /* A box ticked whose group goes on with a blank number (Revive's "Débloquée", then that colour's
+     cards gained): the cursor goes to that number, the next thing to type (said by the same line). */
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    if (box.type !== "checkbox" || !box.checked || !autoNext(box.form)) return;
+    var group = box.closest(".group-fields");
+    var number = group && $all("input[data-stepper]", group).filter(function (el) {
+      return box.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING;
+    })[0];
+    if (number && !number.value && typable(number)) number.focus();
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" || e.isComposing || !movedTo || e.target !== movedTo) return;
+    movedTo = null;
+    e.preventDefault();
+    e.stopPropagation();
+  }, true);
+  document.addEventListener("focusout", function (e) { if (e.target === movedTo) movedTo = null; });
+  document.addEventListener("pointerdown", function () { movedTo = null; }, true);
+
+  var autoNote = document.getElementById("auto-next-note");
+  function showAutoNext() {
+    var on = autoNext(autoNote.closest("form") || document.getElementById("end-state"));
+    $all("[data-when]", autoNote).forEach(function (s) {
+      s.hidden = s.dataset.when !== (on ? "on" : "off");
+    });
+    autoNote.querySelector("[data-auto-next-switch]").setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  if (autoNote) {
+    showAutoNext();
+    autoNote.querySelector("[data-auto-next-switch]").addEventListener("click", function () {
+      var on = !!autoNote.querySelector("[aria-pressed=true]");
+      autoChosen = !on;
+      try { window.localStorage.setItem(AUTO, on ? "off" : "on"); } catch (err) { /* this page only */ }
+      showAutoNext();
+    });
+    /* said to a screen reader where a step starts (its first field), before the first number */
+    $all("form[data-auto-next]").forEach(function (owner) {
+      var stages = $all("[data-stage]", owner);
+      (stages.length ? stages : [owner]).forEach(function (stage) {
+        var first = $all("input[data-stepper]", stage)[0];
+        if (!first) return;
+        var ids = (first.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+        if (ids.indexOf(autoNote.id) < 0) {
+          first.setAttribute("aria-describedby", ids.concat([autoNote.id]).join(" "));
+        }
+      });
+    });
+  }
+
   $all("input[data-stepper]").forEach(function (input) {
     if (!input.hasAttribute("enterkeyhint")) input.setAttribute("enterkeyhint", "next");  // Enter: next field
     stepper(input);

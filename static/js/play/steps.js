@@ -135,6 +135,12 @@
       var k = stepOf(target);
       if (k >= 0 && k !== onStage) { showStep(k, false); target.scrollIntoView(); }
     });
+    /* the field after `el` in the step on screen, none after its last (fields.js's number that
+       cannot grow moves the cursor there, never on to the next step: the player does that) */
+    Play.nextField = function (el) {
+      var list = fieldsOf(onStage), at = list.indexOf(el);
+      return at >= 0 && at + 1 < list.length ? list[at + 1] : null;
+    };
     /* Enter moves to the next field of the step on screen (the phone keyboard's "suivant"), never into
        a hidden one; on the step's last field it goes on to the next step. */
     form.addEventListener("keydown", function (e) {
