@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from playwright.sync_api import expect
 
 from companion.extensions import db
-from companion.models import GameRecord
+from companion.storage.models import GameRecord
 from conftest import CEILING
 
 # ------------------------------------------------------------------ Flask client
@@ -52,14 +52,14 @@ _INLINE = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1>", re.S)
 
 def foreign_inline(response) -> list[str]:
     """The inline scripts and styles of a page that are not the app's own files allowed by this
-    response's CSP: each inline `<script>` or `<style>` (a first visit's, companion/inline.py) must
-    hold exactly a file of static/ as served (companion/lean.py), its SHA-256 named in the policy's
+    response's CSP: each inline `<script>` or `<style>` (a first visit's, companion/web/inline.py) must
+    hold exactly a file of static/ as served (companion/web/lean.py), its SHA-256 named in the policy's
     script-src or style-src, and no 'unsafe-inline'. Empty when the page is safe."""
     import base64
     import hashlib
     from pathlib import Path
 
-    from companion.lean import lean
+    from companion.web.lean import lean
 
     static = Path(__file__).resolve().parent.parent / "static"
     own = {lean(f.read_bytes(), "text/css" if f.suffix == ".css" else "text/javascript")
@@ -82,7 +82,7 @@ def foreign_inline(response) -> list[str]:
 
 def markup(html: str) -> str:
     """A page without the content of its inline scripts and styles (a first visit's own files,
-    companion/inline.py): what its markup says, not what its stylesheet or scripts mention."""
+    companion/web/inline.py): what its markup says, not what its stylesheet or scripts mention."""
     return _INLINE.sub(lambda m: f"<{m[1]}{m[2]}></{m[1]}>", html)
 
 

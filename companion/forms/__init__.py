@@ -8,7 +8,7 @@ from __future__ import annotations
 from wtforms.fields import FormField  # noqa: F401 (the dice stand-in's forms reach it here)
 
 from .adapter import Adapter
-from .binding import AppForm, EndState, Screens, end_state_class, screens
+from .binding import AppForm, EndState, GameForms, end_state_class, screens
 from .convert import raw_values
 from .fields import (
     Choice,
@@ -32,7 +32,7 @@ from .problems import field_for, labels, place, problems_of, stored_problems, su
 
 __all__ = [
     "Adapter", "AppForm", "Choice", "Count", "EndState", "Fixed", "Flag", "FormField", "Group", "Name",
-    "Rows", "Screens", "Seats", "Text", "end_state_class", "choice_labels", "field_for",
+    "Rows", "GameForms", "Seats", "Text", "end_state_class", "choice_labels", "field_for",
     "give_names", "kind", "labels", "new_game_form", "options", "pad_rows", "place",
     "problems_of", "raw_values", "screens", "stored_problems", "summary", "walk", "warned",
 ]

@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .. import formkeys
 from ..games.i18n import _, tr
+from ..web import formkeys
 
 # --------------------------------------------------------------------------- how a typed value reads
 # (shared with the form's own fields, `companion.forms.fields`)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .. import jsonio
+from ..base import jsonio
 
 BASE = "base_values"  # the no-JS form: the stored values its page was rendered from
 CHANGES = "changes"  # the autosave: {name: [base, mine]}
