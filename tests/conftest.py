@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# Test files are in folders by layer, their basenames unique across folders: a test that reuses
+# another folder's (`from test_pdf import read`) finds it by that name.
+for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
+    if _folder.is_dir() and any(_folder.glob("test_*.py")) and str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 from companion import create_app
 from companion.extensions import db
@@ -43,7 +50,7 @@ def make_app(tmp_path: Path, **overrides):
         "TESTING": True,
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
         "WTF_CSRF_ENABLED": False,
-        # The suite sends hundreds of requests from one address: tests/test_rate_limits.py turns
+        # The suite sends hundreds of requests from one address: tests/web/test_rate_limits.py turns
         # the limits on for itself.
         "RATELIMIT_ENABLED": False,
     }
