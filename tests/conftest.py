@@ -14,14 +14,14 @@ from urllib.parse import urlparse
 import pytest
 from hypothesis import HealthCheck, settings
 
+from companion import create_app
+from companion.extensions import db
+
 # Test files are in folders by layer, their basenames unique across folders: a test that reuses
 # another folder's (`from test_pdf import read`) finds it by that name.
 for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
     if _folder.is_dir() and any(_folder.glob("test_*.py")) and str(_folder) not in sys.path:
         sys.path.append(str(_folder))
-
-from companion import create_app
-from companion.extensions import db
 
 settings.register_profile(
     "companion", deadline=None, max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),

@@ -1,4 +1,4 @@
-"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over companion/saving/gamelog.py.
+"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over saving/gamelog.py.
 
 The log page lists the game's changes, newest first, each with its phone ("ce téléphone", "un autre
 téléphone"), its time, and its fields from what to what, with a button that undoes it: a plain

@@ -71,7 +71,7 @@ def export_csv():
 
 
 @bp.route("/parties/importer", methods=["GET", "POST"])
-@limits.heavy  # a file of games with their photos: each photo is decoded again (companion.storage.photos.checked)
+@limits.heavy  # a file of games with their photos: each photo is decoded again (storage.photos.checked)
 @limits.upload(too_large=_too_big)  # the request's limit is raised before CSRF reads the form
 def restore():
     if request.method == "GET":
