@@ -22,8 +22,8 @@ from played import store_games
 from playwright.sync_api import expect
 from test_play_rebirth import IRELAND
 
-from conftest import load_example, screenshot
-from helpers import check_layout, choose, show_player
+from browser_helpers import check_layout, choose, screenshot, show_player
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from i18n_words import french_words
 from played import revive, store_games
 from test_play_rebirth import IRELAND
 
-from conftest import load_example
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from conftest import CEILING, load_example, screenshot
+from browser_helpers import CEILING, screenshot
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

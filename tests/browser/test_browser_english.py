@@ -12,8 +12,8 @@ from i18n_words import french_words
 from played import store_games
 from playwright.sync_api import expect
 
-from conftest import load_example, screenshot
-from helpers import check_layout, show_player
+from browser_helpers import check_layout, screenshot, show_player
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

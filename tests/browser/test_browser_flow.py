@@ -10,8 +10,7 @@ from io import BytesIO
 import pytest
 from playwright.sync_api import expect
 
-from conftest import screenshot
-from helpers import check_layout, new_game, saved, settled, stored_document
+from browser_helpers import check_layout, new_game, saved, screenshot, settled, stored_document
 
 pytestmark = pytest.mark.browser
 

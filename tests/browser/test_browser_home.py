@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import screenshot
-from helpers import check_layout
+from browser_helpers import check_layout, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import new_game, saved, show_player
+from browser_helpers import new_game, saved, show_player
 
 pytestmark = pytest.mark.browser
 

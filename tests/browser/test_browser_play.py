@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import load_example, screenshot
-from helpers import check_layout, fill_revive_player, saved, second_phone, show_player
-from helpers import new_game as start_game
+from browser_helpers import check_layout, fill_revive_player, saved, screenshot, second_phone, show_player
+from browser_helpers import new_game as start_game
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,16 @@ import pytest
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from conftest import screenshot
-from helpers import check_layout, new_game, saved, second_phone, show_player, show_step, stored_document
+from browser_helpers import (
+    check_layout,
+    new_game,
+    saved,
+    screenshot,
+    second_phone,
+    show_player,
+    show_step,
+    stored_document,
+)
 
 pytestmark = pytest.mark.browser
 

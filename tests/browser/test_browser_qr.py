@@ -8,8 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import screenshot
-from helpers import check_layout, fill_revive_player, new_game, saved
+from browser_helpers import check_layout, fill_revive_player, new_game, saved, screenshot
 from qrdecode import decode
 
 pytestmark = pytest.mark.browser

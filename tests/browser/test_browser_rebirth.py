@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import expect
 from test_play_rebirth import IRELAND, without_false  # the Irlande game, checked by hand
 
-from conftest import load_example, screenshot
-from helpers import check_layout, choose, saved, show_player, stored_document
-from helpers import new_game as start_game
+from browser_helpers import check_layout, choose, saved, screenshot, show_player, stored_document
+from browser_helpers import new_game as start_game
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

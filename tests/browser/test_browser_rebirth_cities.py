@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.bench_taps import ireland_cities, scotland_cities
-from conftest import screenshot
-from helpers import check_layout, new_game, saved, second_phone, stored_document
+from browser_helpers import check_layout, new_game, saved, screenshot, second_phone, stored_document
 
 pytestmark = pytest.mark.browser
 

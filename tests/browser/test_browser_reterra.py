@@ -11,10 +11,18 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
+from browser_helpers import (
+    check_layout,
+    saved,
+    screenshot,
+    second_phone,
+    settled,
+    show_player,
+    stored_document,
+)
+from browser_helpers import new_game as start_game
 from companion.games.reterra import analyse_grid
-from conftest import load_example, screenshot
-from helpers import check_layout, saved, second_phone, settled, show_player, stored_document
-from helpers import new_game as start_game
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import screenshot
-from helpers import check_layout, fill_revive_player, new_game, saved, show_player
+from browser_helpers import check_layout, fill_revive_player, new_game, saved, screenshot, show_player
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,16 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, choose, new_game, saved, second_phone, settled, show_player, stored_document
+from browser_helpers import (
+    check_layout,
+    choose,
+    new_game,
+    saved,
+    second_phone,
+    settled,
+    show_player,
+    stored_document,
+)
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]

@@ -11,8 +11,8 @@ from played import store_games
 from playwright.sync_api import expect
 from test_browser_rebirth import fill_player
 
-from conftest import load_example, screenshot
-from helpers import check_layout, new_game, saved, show_player
+from browser_helpers import check_layout, new_game, saved, screenshot, show_player
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

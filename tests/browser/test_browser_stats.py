@@ -10,8 +10,8 @@ import pytest
 from played import HOSTILE, revive, store_games
 from playwright.sync_api import expect
 
-from conftest import load_example, screenshot
-from helpers import check_layout
+from browser_helpers import check_layout, screenshot
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import expect
 
-from conftest import screenshot
-from helpers import check_layout, new_game, saved, show_player
+from browser_helpers import check_layout, new_game, saved, screenshot, show_player
 from qrdecode import decode
 
 pytestmark = pytest.mark.browser

@@ -13,11 +13,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from browser_helpers import check_layout, screenshot
 from companion import games
 from companion.games import TieQuestion
 from companion.games.core import headline
-from conftest import screenshot
-from helpers import check_layout
 
 pytestmark = pytest.mark.browser
 

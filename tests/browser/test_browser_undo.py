@@ -11,8 +11,16 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_axe import violations
 
-from conftest import screenshot
-from helpers import check_layout, new_game, saved, second_phone, settled, show_player, stored_document
+from browser_helpers import (
+    check_layout,
+    new_game,
+    saved,
+    screenshot,
+    second_phone,
+    settled,
+    show_player,
+    stored_document,
+)
 
 pytestmark = pytest.mark.browser
 NAMES = ["Éloïse", "Jules"]

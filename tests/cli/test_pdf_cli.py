@@ -11,7 +11,7 @@ import sys
 from pypdf import PdfReader
 
 from companion.cli import main
-from conftest import load_example
+from document_helpers import load_example
 
 
 def run(argv, stdin_text=None):

@@ -15,7 +15,7 @@ from wtforms import Form
 
 from companion import forms
 from companion.games import i18n
-from conftest import load_example
+from document_helpers import load_example
 
 
 def test_a_new_game_module_is_all_it_takes(client, dice_screens):

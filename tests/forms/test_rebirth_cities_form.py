@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 import pytest
 from test_play_rebirth import form_data, without_false
 
+from app_helpers import autosave, create_game, error_beside, posted, stored
 from bench.bench_taps import ireland_cities, scotland_cities
-from helpers import autosave, create_game, error_beside, posted, stored
 
 
 class Pads(HTMLParser):

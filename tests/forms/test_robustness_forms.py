@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app_helpers import make_app
 from companion import games
 from companion.extensions import db
 from companion.storage.models import GameRecord
-from conftest import make_app
 
 VARIANTS = [(g, v) for g in games.GAMES for v in games.GAMES[g].variants]
 values = st.one_of(

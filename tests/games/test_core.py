@@ -164,7 +164,7 @@ def test_ranking_invariants(totals):
 
 
 def test_score_pad_rows_follow_contract_order_and_variant():
-    from conftest import load_example
+    from document_helpers import load_example
 
     doc = load_example("revive-abyss.json")
     pad = games.score_pad(games.score(doc))

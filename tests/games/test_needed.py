@@ -13,12 +13,12 @@ from html import unescape
 import pytest
 from test_pdf import DAY, read, squash
 
+from app_helpers import create_game, stored
 from companion import games
 from companion.cli import main
 from companion.games import i18n, needed
 from companion.storage import score_cache
-from conftest import load_example
-from helpers import create_game, stored
+from document_helpers import load_example
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}
 

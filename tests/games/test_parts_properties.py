@@ -18,7 +18,7 @@ from companion import games
 from companion.games import i18n
 from companion.games.core import Checker, Problem
 from companion.games.parts import PARTS, Parts
-from conftest import load_example
+from document_helpers import load_example
 
 # values a player's field may be given by mistake: each game must say the same about them, cached or not
 WRONG = st.sampled_from([-1, 10_000, "7", 2.5, True, None, [], {}, {"x": 1}])

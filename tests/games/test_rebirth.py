@@ -9,7 +9,7 @@ import pytest
 from companion import games
 from companion.games import rebirth
 from companion.games.core import InvalidDocument
-from conftest import load_example
+from document_helpers import load_example
 
 
 def doc(variant="scotland", players=("Alice", "Bob"), **table):

@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import InvalidDocument, score, validate
 from companion.games.reterra import analyse_grid
-from conftest import load_example
+from document_helpers import load_example
 
 # A background with no segment at all: desert and plain alternate square by square.
 CHECKER = ["DPDPDPDP", "PDPDPDPD"] * 4

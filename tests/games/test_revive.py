@@ -10,7 +10,7 @@ import pytest
 from companion import games
 from companion.games import revive
 from companion.games.core import Checker
-from tests.conftest import load_example
+from document_helpers import load_example
 
 
 def doc(*players: dict, variant: str = "abyss") -> dict:

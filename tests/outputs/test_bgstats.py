@@ -139,9 +139,9 @@ def test_the_game_records_when_it_was_first_scored_and_its_page_sends_the_durati
     import sqlalchemy as sa
     from test_play import revive_form
 
+    from app_helpers import autosave, create_game
     from companion.extensions import db
     from companion.storage.models import GameRecord, now
-    from helpers import autosave, create_game
 
     token = create_game(client, "revive", "base", ["Alice", "Bob"])
 

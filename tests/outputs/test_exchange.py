@@ -14,12 +14,13 @@ import pytest
 import sqlalchemy as sa
 from played import HOSTILE, START, device_of, revive, store_games
 
+from app_helpers import make_app
 from companion import games
 from companion.cli import main
 from companion.extensions import db
 from companion.outputs.exchange import iso as exchange_iso
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import load_example, make_app
+from document_helpers import load_example
 
 
 def export(client) -> dict:

@@ -15,13 +15,13 @@ import requests
 import sqlalchemy as sa
 from played import device_of
 
+from app_helpers import make_app
 from bench import servers
 from bench.bench_restore import club_export, text_of
 from companion import create_app
 from companion.extensions import db
 from companion.outputs import restore_jobs
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import make_app
 
 PROGRESS = re.compile(r"/parties/importer/([0-9a-f]{32})$")
 ASKS = 600  # each ask waits for the restore up to RESTORE_WAIT_SECONDS: a bound, not a budget

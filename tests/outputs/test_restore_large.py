@@ -14,10 +14,10 @@ from played import device_of
 from playwright.sync_api import expect
 from test_restore_background import follow
 
+from app_helpers import make_app
 from bench.bench_restore import club_export, text_of
 from companion.extensions import db
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import make_app
 
 
 def csrf_phone(app):

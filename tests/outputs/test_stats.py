@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from played import HOSTILE, START, device_of, revive, store_games
 
+from app_helpers import foreign_inline, holding_files
 from companion import games
 from companion.extensions import db
 from companion.outputs import charts
@@ -19,8 +20,7 @@ from companion.storage import store
 from companion.storage.history import HISTORY_LIMIT
 from companion.storage.models import GameRecord
 from companion.web.lean import lean
-from conftest import load_example
-from helpers import foreign_inline, holding_files
+from document_helpers import load_example
 
 
 def page(client, player=None):

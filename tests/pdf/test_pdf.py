@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from companion import games, pdf
 from companion.pdf import reterra_board
 from companion.pdf.fetcher import FetchRefused, StaticFetcher, static_path
-from conftest import load_example
+from document_helpers import load_example
 
 DAY = dt.date(2026, 11, 22)
 LONG_NAMES = ["Wolfeschlegelsteinhausenbergerdorffwelch", "Anne-Charlotte de La Tour d'Auvergne Ø.",

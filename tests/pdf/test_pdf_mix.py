@@ -15,7 +15,7 @@ from test_pdf import (
 )
 
 from companion import games, pdf
-from conftest import load_example
+from document_helpers import load_example
 
 
 def _revive_four() -> dict:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from browser_helpers import screenshot
 from companion.extensions import db
 from companion.storage import store
-from conftest import load_example, screenshot
+from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
 

@@ -12,10 +12,10 @@ import time
 import pytest
 import requests
 
+from app_helpers import make_app
 from bench import servers
 from bench.bench_pages import form_fields
 from bench.bench_revive import documents
-from conftest import make_app
 
 DOC = next(iter(documents().values()))
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')

@@ -13,12 +13,11 @@ from html import unescape
 import pytest
 import sqlalchemy as sa
 
+from app_helpers import autosave, create_game, make_app, stored
 from companion.extensions import db
 from companion.outputs import exchange
 from companion.saving import gamelog
 from companion.storage.models import GameChange
-from conftest import make_app
-from helpers import autosave, create_game, stored
 
 NAMES = ["Maëlle", "Yanis"]
 

@@ -8,7 +8,7 @@ import json
 import re
 from html import unescape
 
-from helpers import autosave, create_game, error_beside, posted, stored
+from app_helpers import autosave, create_game, error_beside, posted, stored
 
 NAMES = ["Éloïse", "Jules"]
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from helpers import autosave, create_game, posted, stored
+from app_helpers import autosave, create_game, posted, stored
 
 VARIANTS = [("rebirth", "scotland"), ("rebirth", "ireland"), ("reterra", "base"), ("revive", "base"),
             ("revive", "abyss")]
@@ -192,7 +192,7 @@ def _revive(client) -> tuple[str, int]:
 
 def test_an_expired_page_is_said_as_such(tmp_path, monkeypatch):
     """With CSRF on (as served), a save without a valid token: the page has expired, reload it."""
-    from conftest import make_app
+    from app_helpers import make_app
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from app_helpers import create_game, stored
 from companion.storage import store
-from helpers import create_game, stored
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 PAGES = json.loads((FIXTURES / "pages-before-one-path.json").read_text())

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
+from app_helpers import autosave, create_game, posted, stored
 from companion.games import i18n
 from companion.saving import service, wire
-from helpers import autosave, create_game, posted, stored
 
 NAMES = ["Ugo", "Wes"]
 

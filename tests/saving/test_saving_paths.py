@@ -14,7 +14,7 @@ from html import unescape
 
 import pytest
 
-from helpers import autosave, create_game, posted, stored
+from app_helpers import autosave, create_game, posted, stored
 
 NAMES = ["Éloïse", "Jules", "Inès", "Yanis"]
 TRIALS = 150  # per game: 300 change sets in all

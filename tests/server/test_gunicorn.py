@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from app_helpers import make_app
 from bench import servers
 from companion.extensions import db
 from companion.storage import store
-from conftest import load_example, make_app
+from document_helpers import load_example
 
 BODY_TIMEOUT = 2  # seconds: GUNICORN_BODY_TIMEOUT for this server, so that a stalled body is dropped soon
 

@@ -14,8 +14,8 @@ import sys
 import time
 import urllib.request
 
+from app_helpers import make_app
 from bench import servers
-from conftest import make_app
 
 RESTART_WITHIN = 5.0  # seconds from the kill to a new master listening on the port
 

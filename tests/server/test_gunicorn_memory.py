@@ -12,10 +12,10 @@ import urllib.request
 
 import pytest
 
+from app_helpers import make_app
 from bench import servers
 from companion import settings
 from companion.server import workers
-from conftest import make_app
 
 
 def free_port() -> int:

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from app_helpers import make_app
 from bench import servers
 from companion.extensions import db
 from companion.storage import store
-from conftest import load_example, make_app
+from document_helpers import load_example
 
 SLOW = 200
 PAUSE = 5.0  # seconds between two bytes of a slow client

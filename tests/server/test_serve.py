@@ -26,7 +26,7 @@ from companion.games import i18n
 from companion.server import front
 from companion.server.lan import Interface
 from companion.server.serve import addresses_for, banner
-from conftest import load_example
+from document_helpers import load_example
 from qrdecode import decode, terminal_to_png
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -15,10 +15,10 @@ import pytest
 import sqlalchemy as sa
 from played import device_of, revive, store_games
 
+from app_helpers import make_app
 from companion.base import diskfull
 from companion.extensions import db
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import make_app
 
 SIZE = "8m"
 

@@ -13,7 +13,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.storage import store
 from companion.storage.models import GameRecord
-from conftest import load_example
+from document_helpers import load_example
 
 
 def test_migrations_and_games_on_postgresql(postgres_url, tmp_path, monkeypatch):
@@ -80,9 +80,9 @@ def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
     autosave, kept to its bound, exported, and gone with its game (ON DELETE CASCADE)."""
     from test_gamelog import _undo
 
+    from app_helpers import autosave, create_game
     from companion.saving import gamelog
     from companion.storage.models import GameChange
-    from helpers import autosave, create_game
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     monkeypatch.setenv("DATABASE_URL", postgres_url)

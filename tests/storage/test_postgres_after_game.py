@@ -12,7 +12,7 @@ from played import device_of, revive, store_games
 from companion import create_app
 from companion.extensions import db
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import load_example
+from document_helpers import load_example
 
 
 def test_statistics_export_and_restore_on_postgresql(postgres_url, tmp_path, monkeypatch):

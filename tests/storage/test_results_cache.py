@@ -12,10 +12,10 @@ from html import unescape
 
 import pytest
 
+from app_helpers import create_game, stored
 from companion.extensions import db
 from companion.storage.models import GameRecord
 from companion.views import results as play  # the rendered results live in views/results.py
-from helpers import create_game, stored
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}
 
@@ -113,7 +113,7 @@ def test_csrf_token_and_flashed_messages_stay_with_their_reader(tmp_path, monkey
     """With CSRF on: two phones reading the same cached results each get their own token, which
     their own "Rejouer" accepts and the other's session refuses; a flashed message shows once,
     on the phone it was for."""
-    from conftest import make_app
+    from app_helpers import make_app
 
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
     one, two = app.test_client(), app.test_client()

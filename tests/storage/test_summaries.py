@@ -13,14 +13,14 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from played import device_of, revive, store_games
 
+from app_helpers import autosave, create_game, stored
 from companion import create_app, games
 from companion.extensions import db
 from companion.outputs import exchange
 from companion.storage import store, summaries
 from companion.storage.models import GameRecord
 from companion.web.limits import RequestGate
-from conftest import load_example
-from helpers import autosave, create_game, stored
+from document_helpers import load_example
 
 FOUR = [load_example("rebirth-scotland.json"), load_example("revive-abyss.json"),
         revive(("Zoé", 30), ("Léo", 30)), revive(("Ana", 12), ("Bo", 40))]

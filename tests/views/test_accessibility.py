@@ -7,8 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from app_helpers import create_game
 from companion import games
-from helpers import create_game
 
 VARIANTS = [(g, v) for g in games.GAMES for v in games.GAMES[g].variants]
 
@@ -71,8 +71,7 @@ def test_on_a_phone_item_hints_show_once_and_the_save_sentence_is_true(phone, ph
     saved before « Enregistrer »."""
     from playwright.sync_api import expect
 
-    from conftest import screenshot
-    from helpers import new_game
+    from browser_helpers import new_game, screenshot
 
     url = new_game(phone, "rebirth", "ireland", ["Aoife", "Brian"])
     expect(phone.locator(".js-only").first).to_be_visible()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import load_example
+from document_helpers import load_example
 
 
 def dice_doc(**extra):

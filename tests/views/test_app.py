@@ -101,7 +101,7 @@ def test_404_page_in_french_in_the_app_look(client):
 def test_413_page(tmp_path):
     from flask import request
 
-    from conftest import make_app
+    from app_helpers import make_app
 
     app = make_app(tmp_path, MAX_CONTENT_LENGTH=10)
 
@@ -115,7 +115,7 @@ def test_413_page(tmp_path):
 
 
 def test_500_page_hides_the_error(tmp_path, monkeypatch):
-    from conftest import make_app
+    from app_helpers import make_app
 
     app = make_app(tmp_path)
 
@@ -142,7 +142,7 @@ def test_csrf_protects_forms(tmp_path):
     from flask_wtf import FlaskForm
     from wtforms import StringField
 
-    from conftest import make_app
+    from app_helpers import make_app
 
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
 
@@ -162,7 +162,7 @@ def test_forms_work_over_https_with_csrf(tmp_path):
     """Over HTTPS Flask-WTF also checks the Referer: the referrer policy must let it through."""
     from flask_wtf import FlaskForm
 
-    from conftest import make_app
+    from app_helpers import make_app
 
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
 
@@ -185,7 +185,7 @@ def test_forms_work_over_https_with_csrf(tmp_path):
 def test_proxy_headers_trusted_only_when_configured(tmp_path, monkeypatch):
     from flask import request
 
-    from conftest import make_app
+    from app_helpers import make_app
 
     for trusted, scheme in (("", "http"), ("1", "https")):
         monkeypatch.setenv("TRUSTED_PROXIES", trusted)

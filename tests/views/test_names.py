@@ -8,13 +8,13 @@ import json
 
 import pytest
 
+from app_helpers import error_beside
 from companion import games
 from companion.cli import main
 from companion.extensions import db
 from companion.games.core import name_problem
 from companion.storage.models import GameRecord
-from conftest import load_example
-from helpers import error_beside
+from document_helpers import load_example
 
 REFUSED = {
     "nul": ("Al\x00ice", "contrôle"),

@@ -11,9 +11,9 @@ from html import unescape
 import pytest
 from flask import template_rendered
 
+from app_helpers import create_game
 from companion.views import edit_page
 from companion.views import results as play
-from helpers import create_game
 
 FINISHED = {"version": "1", "card_mode": "shared", "players-0-track": "40", "players-1-track": "12"}
 

@@ -19,12 +19,11 @@ from PIL import ExifTags, Image, ImageFile
 from played import device_of, revive, store_games
 from pypdf import PdfReader
 
+from app_helpers import make_app, markup
 from companion.extensions import db
 from companion.storage import photos
 from companion.storage.models import GamePhoto, GameRecord
 from companion.web.limits import HeavyPaths
-from conftest import make_app
-from helpers import markup
 
 BLUE, RED = (0, 0, 255), (255, 0, 0)
 
@@ -376,7 +375,7 @@ def test_a_phone_takes_the_photo_and_sees_it_on_both_pages(phone, live_server, t
     the photo on the results page and on the share link's page, drawn (CSP allowing it)."""
     from playwright.sync_api import expect
 
-    from helpers import check_layout
+    from browser_helpers import check_layout
 
     [record] = store_games(live_server.app, None, [revive(("Alice", 30), ("Bob", 20))])
     picture = tmp_path / "IMG_0001.JPG"

@@ -9,11 +9,11 @@ from html import unescape
 
 import pytest
 
+from app_helpers import create_game, error_beside, foreign_inline, make_app, posted, stored
 from companion import games
 from companion.extensions import db
 from companion.storage.models import DeviceGame, GameRecord
-from conftest import load_example, make_app
-from helpers import create_game, error_beside, foreign_inline, posted, stored
+from document_helpers import load_example
 
 
 def revive_form(doc: dict, version: int, mode: str = "each", shared=(0, 0, 0)) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from helpers import create_game
+from app_helpers import create_game
 
 
 def text(response) -> str:

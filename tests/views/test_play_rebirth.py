@@ -12,8 +12,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from conftest import load_example
-from helpers import create_game, error_beside, posted, stored
+from app_helpers import create_game, error_beside, posted, stored
+from document_helpers import load_example
 
 SCOTLAND = load_example("rebirth-scotland.json")
 

@@ -9,13 +9,13 @@ from html import unescape
 
 import pytest
 
+from app_helpers import autosave, create_game, error_beside, markup, posted, stored
 from companion.extensions import db
 from companion.forms import reterra as screens
 from companion.forms import screens as screens_of
 from companion.games import reterra as engine
 from companion.storage.models import GameRecord
-from conftest import load_example
-from helpers import autosave, create_game, error_beside, markup, posted, stored
+from document_helpers import load_example
 
 EXAMPLE = load_example("reterra.json")
 

@@ -8,11 +8,11 @@ import json
 import re
 from html import unescape
 
+from app_helpers import autosave, create_game, error_beside, stored
 from companion import games
 from companion.extensions import db
 from companion.storage import store
 from companion.storage.models import GameRecord
-from helpers import autosave, create_game, error_beside, stored
 
 RED, BLUE, GREEN, YELLOW = "#c0392b", "#2e6da4", "#2e8b57", "#f1c40f"
 
@@ -230,7 +230,7 @@ def test_the_edit_page_links_to_the_players_page(client):
 
 
 def test_the_players_form_needs_its_csrf_token(tmp_path, monkeypatch):
-    from conftest import make_app
+    from app_helpers import make_app
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True)

@@ -11,8 +11,8 @@ from html import unescape
 
 import pytest
 
+from app_helpers import autosave, create_game, stored
 from companion.storage import phones
-from helpers import autosave, create_game, stored
 
 
 def _game(client, app, names=("Inès", "Marc")):

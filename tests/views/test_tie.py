@@ -494,7 +494,7 @@ def test_an_export_carries_the_edition_and_a_restore_keeps_it(app, client, tmp_p
     import io
     import json
 
-    from conftest import make_app
+    from app_helpers import make_app
 
     token = english_reterra(client)
     store_tie(app, token)

@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 from test_play_rebirth import attributes, create, error_beside, posted, stored
 
-from conftest import make_app
+from app_helpers import make_app
 
 
 def answer(html: str) -> dict:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from app_helpers import create_game, stored
 from companion.pdf import cache
-from helpers import create_game, stored
 
 
 @pytest.fixture

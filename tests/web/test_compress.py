@@ -13,9 +13,9 @@ import pytest
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from app_helpers import holding_files
 from companion.web.compress import chosen, chosen_for
 from companion.web.lean import lean
-from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPT = "/static/js/play/autosave.js"

@@ -11,9 +11,9 @@ from html import unescape
 
 import pytest
 
+from app_helpers import create_game
 from companion.extensions import db
 from companion.storage.models import GameRecord
-from helpers import create_game
 
 DEEP = "[" * 50_000 + "]" * 50_000
 DEEP_OBJECT = '{"a":' * 20_000 + "1" + "}" * 20_000  # 20,000 deep: posted urlencoded, under the size limit

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from companion import games, pdf
 from companion.cli import main
 from companion.games import i18n
-from conftest import load_example
+from document_helpers import load_example
 
 EXAMPLES = ("rebirth-scotland.json", "reterra.json", "revive-abyss.json")
 PADS = [("rebirth", "scotland"), ("rebirth", "ireland"), ("reterra", "base"), ("revive", "base"),
@@ -280,7 +280,7 @@ def test_cli_sheet_and_pad_in_english(tmp_path):
 @pytest.mark.parametrize(("game", "variant"), PADS)
 def test_forms_built_once_still_follow_each_reader(client, game, variant):
     """Form classes are cached: a page first built for a French reader is English for the next one."""
-    from helpers import create_game
+    from app_helpers import create_game
 
     token = create_game(client, game, variant, ["Maëlle", "Yanis"])
     urls = [f"/g/{token}/", f"/nouvelle?game={game}&variant={variant}"]
@@ -296,7 +296,7 @@ def test_forms_built_once_still_follow_each_reader(client, game, variant):
 
 def test_saving_without_javascript_in_english(client):
     """The no-JS path: flash messages, a refused value beside its field, the error summary."""
-    from helpers import create_game, error_beside, posted
+    from app_helpers import create_game, error_beside, posted
 
     token = create_game(client, "rebirth", "scotland", ["Maëlle", "Yanis"])
     en = {"Accept-Language": "en"}
@@ -317,7 +317,7 @@ def test_saving_without_javascript_in_english(client):
 @pytest.mark.parametrize("variant", ["scotland", "ireland"])
 def test_castle_holder_and_tile_owner_blanks_are_in_english(client, variant):
     """QA (issue 24): the castle-holder chip "personne" and the tile owner's "choisir…" stayed French."""
-    from helpers import create_game
+    from app_helpers import create_game
 
     token = create_game(client, "rebirth", variant, ["Ana", "Bea"])
     english = client.get(f"/g/{token}/", headers={"Accept-Language": "en"}).get_data(as_text=True)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from app_helpers import create_game, foreign_inline, holding_files
 from companion.web import security
 from companion.web.lean import lean
-from helpers import create_game, foreign_inline, holding_files
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LINKED = re.compile(r'<(?:link rel="stylesheet"(?: media="print")? href|script src)'

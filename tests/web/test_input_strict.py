@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion.cli import main
-from conftest import load_example
+from document_helpers import load_example
 
 REVIVE = json.dumps(load_example("revive-abyss.json"))
 FIRST_TRACK = '"track": 38'

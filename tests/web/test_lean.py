@@ -11,8 +11,8 @@ from pathlib import Path
 import brotli
 import pytest
 
+from app_helpers import holding_files
 from companion.web.lean import lean
-from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPTS = sorted((ROOT / "static" / "js").rglob("*.js"))

@@ -8,7 +8,7 @@ import re
 import pytest
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from helpers import create_game
+from app_helpers import create_game
 
 LAN = "192.168.1.20"
 
@@ -65,7 +65,7 @@ def test_public_url_wins_over_both(app, client, host):
 
 
 def test_public_url_is_read_from_the_environment(monkeypatch, tmp_path):
-    from conftest import make_app
+    from app_helpers import make_app
 
     monkeypatch.setenv("PUBLIC_URL", "https://scores.club.example/")
     monkeypatch.setenv("COMPANION_LAN_ADDRESS", LAN)

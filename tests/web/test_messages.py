@@ -10,8 +10,8 @@ import re
 
 import pytest
 
+from app_helpers import create_game
 from companion import games
-from helpers import create_game
 
 VARIANTS = [(g.id, v) for g in games.GAMES.values() for v in g.variants]
 BAD = ("-3", "999999", "abc", "4", "31", "2")

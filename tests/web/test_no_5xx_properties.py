@@ -22,9 +22,9 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app_helpers import create_game, make_app
 from companion.extensions import db
-from conftest import load_example, make_app
-from helpers import create_game
+from document_helpers import load_example
 
 EXAMPLES = max(10, int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")) * 2 // 3)
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,

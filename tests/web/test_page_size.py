@@ -7,8 +7,8 @@ error and warning slot per field), and each Rebirth Ireland city within half of 
 
 from __future__ import annotations
 
+from app_helpers import holding_files
 from bench.bench_page_size import ireland_token, revive_page
-from helpers import holding_files
 
 REVIVE_MAX = 70_000  # bytes of HTML, the 4-player Revive + Abyss game
 CITY_BEFORE = 14_300  # bytes one more Ireland city added to the page before issue 33

@@ -13,10 +13,11 @@ import sqlalchemy as sa
 from played import device_of
 from test_restore_background import post_file
 
+from app_helpers import make_app
 from companion import settings
 from companion.extensions import db
 from companion.storage.models import GameRecord
-from conftest import load_example, make_app
+from document_helpers import load_example
 
 FRENCH = ("Trop de demandes de cet appareil en peu de temps : rien n'a été fait. Attendez un peu, puis "
           "réessayez.")

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import games
-from conftest import load_example
+from document_helpers import load_example
 
 EXAMPLES = [load_example(n) for n in ("rebirth-scotland.json", "reterra.json", "revive-abyss.json")]
 

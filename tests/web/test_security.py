@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from helpers import create_game, foreign_inline, stored
+from app_helpers import create_game, foreign_inline, stored
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>']
 
@@ -38,7 +38,7 @@ def test_game_urls_are_unguessable(app, client):
 
 
 def test_two_players_cannot_take_one_colour(app, client):
-    from helpers import error_beside
+    from app_helpers import error_beside
 
     data = {"game": "rebirth", "variant": "scotland",
             "players-0-name": "Maëlle", "players-0-colour": "#c8372d",

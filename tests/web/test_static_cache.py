@@ -8,8 +8,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from app_helpers import holding_files
 from companion.web.lean import lean
-from helpers import holding_files
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GZ = {"Accept-Encoding": "gzip, deflate"}  # what Chromium offers over plain HTTP (a table's LAN)
