@@ -5,7 +5,8 @@ Field names are the contract keys (docs/contract.md, Rebirth); bounds come from 
 (docs/rules/rebirth.fr.md) and say what to count in a few words.
 
 Three things do not map one to one, and the fields say so themselves (read alike by the form and
-the autosave's engine path, `companion/forms/direct/`; no hook of this module translates them):
+the save's field spec, `companion/saving/spec.py` through `forms/shape.py`; no hook of this module
+translates them):
 
 - **Round towers** (Irlande): the contract's `towers` is a list of 13s and 3s; each row of the form
   is a "13 points / 3 points" choice whose value arrives as text: a `numeric` choice, which the
