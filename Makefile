@@ -58,7 +58,7 @@ zbar:
 	fi
 
 # The deployment's proxy (deploy/nginx/companion.conf): `make run` starts its own in front of gunicorn
-# (companion/front.py), tests/test_proxy.py too. Debian's package; the system service the package
+# (companion/server/front.py), tests/server/test_proxy.py too. Debian's package; the system service the package
 # starts is stopped and disabled again (nothing of it stays listening on port 80). Without apt-get
 # (macOS...), `make run` serves with gunicorn alone and says so.
 nginx:
@@ -78,12 +78,12 @@ db: install
 # the address the phones open and its QR code. `HOST=127.0.0.1 make run` keeps it to this machine; a
 # PORT another program holds moves to the next free one (this clone's previous run is waited for).
 run: db nginx
-	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
+	$(BIN)/python -m companion.server.serve --host $(HOST) --port $(PORT)
 
 # Flask's development server with its reloader and debugger: never for a table or a club, so it
 # stays on this machine unless HOST is given.
 dev: db
-	$(BIN)/python -m companion.serve --dev --port $(PORT) \
+	$(BIN)/python -m companion.server.serve --dev --port $(PORT) \
 	  --host $(if $(filter command line environment,$(origin HOST)),$(HOST),127.0.0.1)
 
 lint: install

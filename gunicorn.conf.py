@@ -3,9 +3,9 @@
 Threaded workers (gthread): a phone on a bad connection trickling its request holds one thread, not
 a whole worker, and gunicorn only hands a connection to a thread once data has arrived. A request
 body must keep arriving (BODY_TIMEOUT seconds at most between two reads), workers are recycled after
-a jittered number of requests, tokens are masked in the logs (companion.logmask), and each worker
+a jittered number of requests, tokens are masked in the logs (companion.web.logmask), and each worker
 warms WeasyPrint before taking requests, so the first PDF is not a second-long stall. Workers whose
-master was killed close the listening port at once (companion.workers), so a plain restart works.
+master was killed close the listening port at once (companion.server.workers), so a plain restart works.
 Every setting here can be overridden on the command line (`--bind`, `--workers`...).
 """
 
@@ -13,8 +13,8 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 # gthread, whose workers let go of the port the moment their master dies (a `kill -9`): a plain
-# restart then binds at once instead of finding the port held for the grace period (companion.workers).
-worker_class = "companion.workers.ThreadWorker"
+# restart then binds at once instead of finding the port held for the grace period (companion.server.workers).
+worker_class = "companion.server.workers.ThreadWorker"
 # Scoring is CPU work under one GIL per process: one worker per core, threads for waiting clients.
 workers = int(os.environ.get("WEB_CONCURRENCY", "0")) or max(2, os.cpu_count() or 1)
 threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # a waiting thread costs little memory
@@ -28,7 +28,7 @@ keepalive = 5           # an idle kept-alive connection is closed after this lon
 max_requests = 20000
 max_requests_jitter = 10000
 # And before one grows past WORKER_MAX_RSS_MB of resident memory (default 320; 0: never): checked
-# after each request by the worker class (companion.workers), each worker's limit up to 10 % lower.
+# after each request by the worker class (companion.server.workers), each worker's limit up to 10 % lower.
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
@@ -40,7 +40,7 @@ accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = os.environ.get("GUNICORN_ERROR_LOG", "-")
 # Request line, status, size, time (ms), referrer and agent; game tokens are masked by the logger.
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
-logger_class = "companion.logmask.GunicornLogger"
+logger_class = "companion.web.logmask.GunicornLogger"
 
 
 def pre_request(worker, req):

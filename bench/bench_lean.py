@@ -1,5 +1,5 @@
-"""The stylesheet and scripts as phones get them (companion/lean.py: rjsmin, rcssmin): bytes served
-beside the source, raw and compressed as companion.compress sends them (gzip 9, brotli 11), and the
+"""The stylesheet and scripts as phones get them (companion/web/lean.py: rjsmin, rcssmin): bytes served
+beside the source, raw and compressed as companion.web.compress sends them (gzip 9, brotli 11), and the
 CPU time of leaning every file beside gzip 9 of the same bytes (the floor: what the process does
 with them next). `before`: the regular expressions lean.py had until issue 34 (whole-line comments,
 blank lines and indentation), for comparison in the same run.
@@ -16,7 +16,7 @@ from pathlib import Path
 import brotli
 
 from bench.common import interleaved, report_both
-from companion.lean import lean
+from companion.web.lean import lean
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "static" / "js").rglob("*.js")) + sorted((ROOT / "static" / "css").glob("*.css"))

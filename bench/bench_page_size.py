@@ -2,7 +2,7 @@
 bench/bench_pages.py, and for a 4-player Rebirth Ireland game with 0 to 12 cities (bench/bench_rebirth.py's,
 cut), with the CPU time of each city's page drawn (its skeleton) and filled.
 
-Run: `.venv/bin/python -m bench.bench_page_size` (sizes are deterministic: tests/test_page_size.py
+Run: `.venv/bin/python -m bench.bench_page_size` (sizes are deterministic: tests/web/test_page_size.py
 holds them to their bounds). Prints the bytes of each page, the growth per city (least squares over
 0..12 cities) and the CPU time per city of a page drawn (skeleton cleared) and of a page filled.
 """
@@ -20,7 +20,7 @@ from bench.bench_revive import documents
 
 def later_visit(client, url: str = "/"):
     """The client made a phone holding the files of the page at `url` (a later visit: the page
-    alone, as measured; a first visit's page holds its stylesheets and scripts, companion/inline.py)."""
+    alone, as measured; a first visit's page holds its stylesheets and scripts, companion/web/inline.py)."""
     value = re.search(r'data-cookie="([0-9a-f.]*)"', client.get(url).get_data(as_text=True)).group(1)
     client.set_cookie("assets", value)
     return client
@@ -51,7 +51,7 @@ def ireland(cities: int) -> dict:
 
 def ireland_token(app, cities: int) -> str:
     """A 4-player Ireland game holding the first `cities` cities of bench_rebirth's (stored as is)."""
-    from companion import store
+    from companion.storage import store
 
     client = later_visit(app.test_client())
     doc = ireland(cities)

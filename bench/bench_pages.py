@@ -109,7 +109,7 @@ def main(only: str | None = None) -> list[dict]:
         return client.get(f"/g/{token}/resultats")
 
     client.get(f"/g/{token}/sheet.pdf")  # drawn once: then read from the sheet cache
-    # A phone that holds the stylesheets and scripts (every visit after its first, companion/inline.py);
+    # A phone that holds the stylesheets and scripts (every visit after its first, companion/web/inline.py);
     # `newcomer` is one that does not: its page carries them inside.
     first_visit = client.get(f"/g/{token}/").get_data(as_text=True)
     client.set_cookie("assets", re.search(r'data-cookie="([0-9a-f.]+)"', first_visit).group(1))
@@ -162,8 +162,9 @@ def parts(app, token: str, doc: dict) -> list[dict]:
     import brotli
     from werkzeug.datastructures import MultiDict
 
-    from companion import forms, games, store
+    from companion import forms, games
     from companion.saving import service, wire
+    from companion.storage import store
 
     client = app.test_client()
     def floor():

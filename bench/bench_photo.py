@@ -4,7 +4,7 @@ and CPU time (`interleaved`).
 
 Run: `.venv/bin/python -m bench.bench_photo`. The photos: a 12 Mpx phone JPEG (4032 x 3024, EXIF
 orientation 6, quality 90, with texture: a photo's entropy, not a flat colour) and a 48 Mpx one
-(8064 x 6048), as `companion.photos.prepare` reads them (decoded at a reduced scale, turned, 2048 px,
+(8064 x 6048), as `companion.storage.photos.prepare` reads them (decoded at a reduced scale, turned, 2048 px,
 written again); then a filled sheet with and without its photo page.
 """
 
@@ -17,7 +17,8 @@ from PIL import ExifTags, Image, ImageFilter
 
 from bench.bench_pdf import COLOURS, minimal, revive_doc
 from bench.common import interleaved, report_both
-from companion import games, pdf, photos
+from companion import games, pdf
+from companion.storage import photos
 
 
 def phone_jpeg(width: int, height: int) -> bytes:

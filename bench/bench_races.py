@@ -33,7 +33,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from helpers import posted  # noqa: E402 - what a browser without JS posts back, as the tests read it
+from app_helpers import posted  # noqa: E402 - what a browser without JS posts back, as the tests read it
 
 NAMES = ["Éloïse", "Jules", "Inès", "Yanis"]
 KEYS = ("track", "ports", "castles", "incomplete_icons", "gifts")

@@ -78,7 +78,7 @@ def main(n: int = 10_000, rounds: int = 3) -> list[dict]:
     import statistics
 
     from bench.common import MIN_ROUNDS, spread
-    from companion import exchange
+    from companion.outputs import exchange
 
     rounds = max(rounds, MIN_ROUNDS)
     text = export_text(club_export(n))

@@ -42,8 +42,8 @@ FLOOR = "route triviale de l'application"
 
 def make_game(app) -> tuple[str, str, int]:
     """A 4-player game with its whole end state stored: (edit token, view token, uid)."""
-    from companion import store
     from companion.extensions import db
+    from companion.storage import store
 
     with app.app_context():
         names = [p["name"] for p in DOC["players"]]
@@ -55,7 +55,7 @@ def make_game(app) -> tuple[str, str, int]:
 
 def change(app, token: str, k: int) -> None:
     """A phone's save, as the app writes it: the first player's track moved on (a new version)."""
-    from companion import store
+    from companion.storage import store
 
     with app.app_context():
         record = store.by_edit_token(token)
@@ -176,7 +176,8 @@ def served(seconds: float) -> dict:
     import subprocess
 
     from bench import servers
-    from companion import create_app, phones
+    from companion import create_app
+    from companion.storage import phones
 
     tmp = Path(tempfile.mkdtemp(prefix="companion-screen-"))
     database = f"sqlite:///{tmp / 'bench.sqlite3'}"

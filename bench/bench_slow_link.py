@@ -5,7 +5,7 @@ Run: `.venv/bin/python -m bench.bench_slow_link [--samples 3]`. "Interactive" is
 DOMContentLoaded (the page's scripts have run). A first visit starts with an empty cache and no
 cookie; a later visit opens the same page again on the same phone, once the first has finished
 what it does after loading (network idle: on a first visit it fetches its stylesheet and scripts
-into the cache, then says so in a cookie; `companion.inline`).
+into the cache, then says so in a cookie; `companion.web.inline`).
 
 Which encoding a phone gets is the browser's choice: Chromium offers brotli only to a secure
 context, and http://127.0.0.1 is one, while a phone at the table opens the laptop's address over

@@ -62,9 +62,9 @@ def documents(n: int = 500, seed: int = 14) -> list[dict]:
 def store(app, device: str, docs: list[dict]) -> None:
     """`docs` as scored games of `device`, one every 18 hours, their summaries written (as
     store.create writes them)."""
-    from companion import summaries
     from companion.extensions import db
-    from companion.models import DeviceGame, GameRecord
+    from companion.storage import summaries
+    from companion.storage.models import DeviceGame, GameRecord
 
     start = datetime(2020, 1, 1, 20, tzinfo=UTC)
     with app.app_context():

@@ -59,7 +59,7 @@ def main() -> list[dict]:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=3.0)
     seconds = parser.parse_args().seconds
-    from companion import gamelog
+    from companion.saving import gamelog
 
     results = []
     with tempfile.TemporaryDirectory() as folder:

@@ -58,9 +58,11 @@ def seed(database: str, instance: Path, n: int) -> tuple[str, str]:
     subprocess.run([sys.executable, "-m", "flask", "--app", "companion", "db", "upgrade"], cwd=ROOT, env=env,
                    check=True, capture_output=True, timeout=300)
     os.environ.update({"COMPANION_INSTANCE": str(instance), "DATABASE_URL": database})
-    from companion import create_app, exchange, store
+    from companion import create_app
     from companion.extensions import db
-    from companion.models import DeviceGame
+    from companion.outputs import exchange
+    from companion.storage import store
+    from companion.storage.models import DeviceGame
 
     app = create_app()
     start = datetime(2024, 1, 1, 20, tzinfo=UTC)

@@ -12,7 +12,7 @@ the API's score, the PDF sheet of a finished game (~3 %, served from the sheet c
 first render, which happens before measuring), and `/_floor`, a trivial route of
 the same app (bench/floor_app.py) as the floor. Reported per route: requests, errors, p50/p95/p99 as
 the client saw them (Locust), as gunicorn measured them (access log: server time, the wait for one
-of the app's working slots included) and the service time (working only, companion.limits), and the
+of the app's working slots included) and the service time (working only, companion.web.limits), and the
 ratio of each route's service-time p50 to the floor's. At the end every game is read back: the stored
 version and value must be the last acknowledged save (0 lost saves).
 """

@@ -67,7 +67,7 @@ def main(argv=None) -> int:
     argparse.ArgumentParser(description=__doc__).parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    from companion import qr
+    from companion.web import qr
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         clone = Path(tmp) / "companion"

@@ -37,8 +37,10 @@ def create_app(config: Mapping | None = None) -> Flask:
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.engine_options(url))
 
-    from . import (
-        api,
+    from .extensions import csrf, db, migrate
+    from .storage import sqlite
+    from .views import api
+    from .web import (
         compress,
         errors,
         formkeys,
@@ -49,11 +51,9 @@ def create_app(config: Mapping | None = None) -> Flask:
         logmask,
         ratelimits,
         security,
-        sqlite,
         static_cache,
         tokens,
     )
-    from .extensions import csrf, db, migrate
 
     logmask.install(app.logger, logging.getLogger("werkzeug"))
     limits.init_app(app)  # first: its hook must run before CSRF reads a form
@@ -71,7 +71,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     errors.init_app(app)
     links.init_app(app)
 
-    from . import models  # noqa: F401 - registers the tables with SQLAlchemy
+    from .storage import models  # noqa: F401 - registers the tables with SQLAlchemy
     tokens.init_app(app)  # before the blueprints: their rules use the `token` converter
     from .views import exchange, home, play, sheets, stats, tools
 

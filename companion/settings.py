@@ -15,12 +15,12 @@ MAX_DOCUMENT_BYTES = 384 * 1024
 # The one number for uploads: the restore page says it, the request gate reads that much ahead.
 UPLOAD_MAX_BYTES = 16 * 1024 * 1024
 # The largest photo of a final board a phone may send (the results page says it): a 12 Mpx phone
-# photo is 2 to 6 MB, a 50 Mpx one up to 20. What is kept is far smaller (companion/photos.py).
+# photo is 2 to 6 MB, a 50 Mpx one up to 20. What is kept is far smaller (companion/storage/photos.py).
 PHOTO_MAX_BYTES = 16 * 1024 * 1024
 
 
 # Resident memory (MB) past which a gunicorn worker is recycled after its current requests
-# (companion.workers); 0: never. A worker starts at about 120 MB (WeasyPrint and its fonts warmed).
+# (companion.server.workers); 0: never. A worker starts at about 120 MB (WeasyPrint and its fonts warmed).
 WORKER_MAX_RSS_MB = 320
 
 
@@ -86,14 +86,14 @@ def from_env(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
         "UPLOAD_MAX_BYTES": int(os.environ.get("UPLOAD_MAX_BYTES", "") or UPLOAD_MAX_BYTES),
         "PHOTO_MAX_BYTES": int(os.environ.get("PHOTO_MAX_BYTES", "") or PHOTO_MAX_BYTES),
-        # Requests running the app at once per process (companion.limits); 0: no limit.
+        # Requests running the app at once per process (companion.web.limits); 0: no limit.
         "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
         # Heavy routes (exports, statistics) working at once per process, beside those: their own share.
         "HEAVY_REQUESTS": int(os.environ.get("HEAVY_REQUESTS", "") or 1),
         # Seconds a restore's request (and each ask of its progress page) waits for the restore
-        # running in the background before answering with its progress (companion.restore_jobs).
+        # running in the background before answering with its progress (companion.outputs.restore_jobs).
         "RESTORE_WAIT_SECONDS": float(os.environ.get("RESTORE_WAIT_SECONDS", "") or 10),
-        # How often one client may do each (companion.ratelimits; Flask-Limiter's notation). The
+        # How often one client may do each (companion.web.ratelimits; Flask-Limiter's notation). The
         # counts are per process unless RATELIMIT_STORAGE_URI names a shared store (redis://...).
         "RATE_LIMIT_RESTORE": os.environ.get("RATE_LIMIT_RESTORE", "").strip() or "10 per hour",
         "RATE_LIMIT_NEW_GAME": os.environ.get("RATE_LIMIT_NEW_GAME", "").strip() or "60 per 10 minutes",
@@ -106,7 +106,7 @@ def from_env(instance_path: str) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "") == "1",
         "PREFERRED_URL_SCHEME": os.environ.get("PREFERRED_URL_SCHEME", "http"),
-        # Links for another phone (companion.links): the address phones use, when a proxy is in
+        # Links for another phone (companion.web.links): the address phones use, when a proxy is in
         # front (wins over everything); else the network address `make run` found at start.
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", "").strip(),
         "LAN_ADDRESS": os.environ.get("COMPANION_LAN_ADDRESS", "").strip(),

@@ -3,9 +3,9 @@ server with headless Chromium at a phone viewport for the browser tests."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
@@ -13,45 +13,21 @@ from urllib.parse import urlparse
 import pytest
 from hypothesis import HealthCheck, settings
 
-from companion import create_app
-from companion.extensions import db
+from app_helpers import make_app
+from browser_helpers import CEILING
+
+# Test files are in folders by layer, their basenames unique across folders: a test that reuses
+# another folder's (`from test_pdf import read`) finds it by that name.
+for _folder in sorted(Path(__file__).resolve().parent.iterdir()):
+    if _folder.is_dir() and any(_folder.glob("test_*.py")) and str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 settings.register_profile(
     "companion", deadline=None, max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
     suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("companion")
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-# How long a browser action or check may wait at most: a ceiling, not a budget. Tests wait on the
-# page's own signals (the save state, `data-save-queue`, a navigation), which come as soon as the work
-# is done; on a machine busy with other work (CI's shared runners, two cores and seven sessions)
-# that may take far longer than on an idle one, and a check that waits longer still fails when the
-# page is wrong.
-CEILING = 60_000
-
-
-def load_example(name: str) -> dict:
-    """A hand-checked example document (docs/contract.md's examples, kept in tests/fixtures)."""
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
-
-
-def make_app(tmp_path: Path, **overrides):
-    os.environ["COMPANION_INSTANCE"] = str(tmp_path / "instance")
-    config = {
-        "TESTING": True,
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
-        "WTF_CSRF_ENABLED": False,
-        # The suite sends hundreds of requests from one address: tests/test_rate_limits.py turns
-        # the limits on for itself.
-        "RATELIMIT_ENABLED": False,
-    }
-    config.update(overrides)
-    app = create_app(config)
-    with app.app_context():
-        db.create_all()
-    return app
 
 
 @pytest.fixture
@@ -156,14 +132,6 @@ def _phone(browser, live_server, locale: str, javascript: bool = True):
     assert not broken, f"the page broke: {broken}"
 
 
-def screenshot(page, name: str) -> Path:
-    """Save a screenshot under test-artifacts/ (git-ignored) for a reviewer to look at."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
-
-
 # ------------------------------------------------------------------ a stand-in game
 
 
@@ -179,26 +147,6 @@ def dice(monkeypatch):
     monkeypatch.setitem(games.GAMES, "dice", rules.GAME)
     monkeypatch.setitem(games.HOOKS, "dice", rules.HOOKS)
     return rules.GAME
-
-
-@pytest.fixture
-def dice_screens(dice, app, monkeypatch):
-    """Step 2 for "dice": its screens, `tests/plugins/dice/forms.py`, found where the app looks for a
-    game's (`companion.forms.dice`), and its page, `tests/plugins/dice/templates/play/dice.html`."""
-    import sys
-
-    import jinja2
-    from plugins.dice import forms as dice_forms
-
-    from companion import forms
-
-    monkeypatch.setitem(sys.modules, "companion.forms.dice", dice_forms)
-    templates = str(Path(__file__).parent / "plugins" / "dice" / "templates")
-    monkeypatch.setattr(app.jinja_env, "loader", jinja2.ChoiceLoader([app.jinja_env.loader,
-                                                                      jinja2.FileSystemLoader(templates)]))
-    forms.end_state_class.cache_clear()
-    yield forms.screens("dice")
-    forms.end_state_class.cache_clear()
 
 
 # ------------------------------------------------------------------ PostgreSQL

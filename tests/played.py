@@ -7,7 +7,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 
 from companion.extensions import db
-from companion.models import DeviceGame, GameRecord
+from companion.storage.models import DeviceGame, GameRecord
 
 HOSTILE = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "=HYPERLINK(\"http://x\")",
            "@SUM(1)", "+1", "-2 & </svg>"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from wtforms.fields import FormField  # noqa: F401 (the dice stand-in's forms reach it here)
 
 from .adapter import Adapter
-from .binding import AppForm, EndState, Screens, end_state_class, screens
+from .binding import AppForm, EndState, GameForms, end_state_class, screens
 from .convert import raw_values
 from .fields import (
     Choice,

@@ -4,7 +4,7 @@ at its end: ``ADAPTER = Adapter(palette=PALETTE, player_form=player_form, ...)``
 Every hook is named here with its type and its default (what a game without it gets); a keyword this
 class does not know (a misspelt hook) is a TypeError when the game's module is imported, and a module
 without ``ADAPTER`` is refused when its screens are first asked for. The shell reads a game's hooks
-only through `Screens.adapter`, never ``getattr`` on the module. The merge's rules (`row_companion`,
+only through `GameForms.adapter`, never ``getattr`` on the module. The merge's rules (`row_companion`,
 `keyed`, `stored_count`, `settle`) are `companion.saving.merge.Rules`: an adapter is one.
 """
 

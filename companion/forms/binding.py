@@ -60,7 +60,7 @@ class EndState(AppForm):
 
 
 @dataclass
-class Screens:
+class GameForms:
     """One game's screens: its forms module, read through the `Adapter` it declares, wrapped with
     the generic behaviour."""
 
@@ -197,11 +197,11 @@ def _module(game_id: str) -> ModuleType:
     return importlib.import_module(f"{__package__}.{game_id}")
 
 
-def screens(game_id: str) -> Screens | None:
+def screens(game_id: str) -> GameForms | None:
     """The screens of a game, or None when nobody has written `companion/forms/<game>.py` yet."""
     game = games.GAMES.get(game_id)
     if game is None or not re.fullmatch(r"[a-z_]+", game_id):
         return None
     if importlib.util.find_spec(f"{__package__}.{game_id}") is None:
         return None
-    return Screens(game_id, _module(game_id), game)
+    return GameForms(game_id, _module(game_id), game)

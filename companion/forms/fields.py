@@ -22,7 +22,6 @@ from wtforms.fields.core import UnboundField
 from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
-from .. import formkeys
 from ..games import i18n
 from ..games.i18n import N_, _, tr
 from ..saving.spec import out_of_bounds, whole_number
@@ -257,7 +256,7 @@ class Rows(_Extras, FieldList):
         return item_hints(self)
 
     def _extract_indices(self, prefix, formdata):
-        # only indices a row can have (companion.formkeys): "²" or 5,000 digits would fail in int()
+        # only indices a row can have (companion.web.formkeys): "²" or 5,000 digits would fail in int()
         return _indices(self, prefix, formdata)
 
     def _compact_indices(self):
@@ -355,7 +354,7 @@ def _fields(f):
 def give_names(form, names: list[str] | None = None) -> None:
     """Give every `Name` field of `form` (a form, or one field and what it holds) the players'
     names as choices, plus "personne"; every `Rows` inside remembers them for the rows added later.
-    `names` defaults to `form.names` (set by `Screens.form`); nothing happens without names."""
+    `names` defaults to `form.names` (set by `GameForms.form`); nothing happens without names."""
     if names is None:
         names = getattr(form, "names", None)
     if names is None:

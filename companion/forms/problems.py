@@ -14,9 +14,9 @@ from .fields import SKIPPED, Rows
 
 if TYPE_CHECKING:
     from ..saving.spec import Texts
-    from .binding import Screens
+    from .binding import GameForms
 
-def problems_of(screens_: Screens, view: Texts) -> dict[str, list[str]]:
+def problems_of(screens_: GameForms, view: Texts) -> dict[str, list[str]]:
     """The engine's messages about a stored document (a draft's rules not met yet, shown again when
     the page is reopened), beside their fields."""
     problems = games.validate(view.document)
@@ -27,7 +27,7 @@ def problems_of(screens_: Screens, view: Texts) -> dict[str, list[str]]:
     return errors
 
 
-def stored_problems(screens_: Screens, view: Texts) -> tuple[dict[str, list[str]], list[str]]:
+def stored_problems(screens_: GameForms, view: Texts) -> tuple[dict[str, list[str]], list[str]]:
     """The engine's messages about a stored document (a draft's rules not met yet), read from its
     texts (no form built): each beside its field, and those with no field of their own (the seat
     list has no message slot), as a save's answer gives them."""
@@ -89,7 +89,7 @@ def summary(form, errors: dict[str, list[str]]) -> list[tuple[str, str, str]]:
             for name in sorted(errors, key=lambda n: order.get(n, len(order)))]
 
 
-def warned(screens_: Screens, view: Texts, result: games.Result | None = None
+def warned(screens_: GameForms, view: Texts, result: games.Result | None = None
            ) -> tuple[dict[str, list[str]], list[str]]:
     """The warnings of a stored document (likely mistakes, never blocking), each beside its field
     (field name -> messages), and those with no field of their own; `result`: the document's."""

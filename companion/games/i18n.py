@@ -3,7 +3,7 @@
 French literals are the message ids: French needs no catalogue and reads exactly as written. Other
 languages come from the gettext catalogues in companion/translations/ (compiled by `make install`),
 read with the standard library so that companion/games/ never imports Flask. The language is a
-context variable: the web app sets it per request (companion/i18n_web.py), the CLI from `--lang`,
+context variable: the web app sets it per request (companion/web/i18n_web.py), the CLI from `--lang`,
 code can use `using("en")`; messages are built when called, in the language of the moment.
 
     _("au plus {n} caractères", n=40)        # translated, then formatted when arguments are given
@@ -117,7 +117,7 @@ def N_(message: str) -> str:
 
 
 # The month names, long and short, per language: the only copy (static/js/zone.js reads its short
-# French ones from the catalogue, companion/jsstrings.py "months").
+# French ones from the catalogue, companion/web/jsstrings.py "months").
 MONTHS = {
     "fr": (("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
             "novembre", "décembre"),

@@ -169,7 +169,7 @@ def render_html(html: str) -> tuple[bytes, int]:
     return document.write_pdf(), len(document.pages)
 
 
-# One render at a time per process, with the collector held off (companion.gcpause: a sheet makes
+# One render at a time per process, with the collector held off (companion.base.gcpause: a sheet makes
 # some 300,000 short-lived objects, and a tenth of its CPU went to collections that found nothing).
 # Renders share one font configuration (`_stylesheet`), which Pango does not promise to be safe
 # from two threads; they are CPU work under one interpreter lock anyway, so none is slower for it.
@@ -178,7 +178,7 @@ _render_lock = threading.Lock()
 
 @contextmanager
 def _rendering() -> Iterator[None]:
-    from .. import gcpause
+    from ..base import gcpause
 
     with _render_lock, gcpause.paused():
         yield
@@ -294,8 +294,8 @@ def _sheet_context(doc: dict, result: Result, colours: Sequence[object] | None, 
 
 
 def _mix(rows: list[dict], result: Result) -> dict:
-    """The category-mix chart of the results page (companion.charts), drawn on the sheet too."""
-    from .. import charts
+    """The category-mix chart of the results page (companion.outputs.charts), drawn on the sheet too."""
+    from ..outputs import charts
 
     pad = games.score_pad(result)
     labels = [row.label for row in pad]
@@ -320,7 +320,7 @@ def sheet_from_result(document: dict, result: Result, *, colours: Sequence[objec
                       date: dt.date | None = None, edition: str | None = None,
                       photo: bytes | None = None, needs: Sequence | None = None) -> bytes:
     """Like render_sheet, for a caller that already scored the document (by `edition`). `photo`: the
-    game's photo of the final board (a JPEG companion/photos.py made), on a second page. `needs`:
+    game's photo of the final board (a JPEG companion/storage/photos.py made), on a second page. `needs`:
     what each player who did not win would have needed (`games.needs` of the same document and
     edition), when the caller has it: the search was up to a sixth of a fresh sheet's CPU (36 ms of
     a 4-player Revive sheet's 247, issue 33), and the results page has already made it."""

@@ -21,8 +21,8 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..base.lru import LRU
 from ..games import i18n
-from ..lru import LRU
 from ..settings import ROOT
 
 MAX_BYTES = 32 * 1024 * 1024

@@ -4,7 +4,7 @@ No network (http, https, ftp...), no `data:`, no `file://` outside `static/` (pa
 symbolic links included, before the check), so a document can never make the server fetch or
 embed something else. The one exception is what the app hands it itself: `resources`, exact URLs
 (`PHOTO_URL`) mapped to bytes it already holds (the game's photo, read from the database and made
-by companion/photos.py), never a path or an address a document could name.
+by companion/storage/photos.py), never a path or an address a document could name.
 WeasyPrint 70 takes a `URLFetcher` subclass whose `fetch(url, headers)` returns a
 `URLFetcherResponse`; an exception it raises is logged by WeasyPrint and the resource is left out of
 the page.

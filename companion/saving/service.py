@@ -96,7 +96,7 @@ def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, f
     `save` None: an old page without its base values, behind the stored version (`posted`: its
     values): every difference with what is stored is then a conflict. `partial` False: the rule
     before issue 29 (a value wrong on its own stores nothing of its save)."""
-    from ..store import StaleVersion
+    from ..storage.store import StaleVersion
 
     if save is None:
         view = fields.texts(record.document)

@@ -1,4 +1,4 @@
-"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over companion/gamelog.py.
+"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over saving/gamelog.py.
 
 The log page lists the game's changes, newest first, each with its phone ("ce téléphone", "un autre
 téléphone"), its time, and its fields from what to what, with a button that undoes it: a plain
@@ -13,12 +13,13 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, RadioField, SelectField
 
-from .. import devices, forms, gamelog, store
+from .. import forms
 from ..forms.convert import leaf_fields
 from ..forms.fields import choice_labels
 from ..games import i18n
 from ..games.i18n import N_, _, tr
-from ..saving import service
+from ..saving import gamelog, service
+from ..storage import devices, store
 from . import dates
 from .edit import screens_or_404
 

@@ -11,9 +11,10 @@ from functools import partial
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from .. import devices, forms, gamelog, games, history, store
+from .. import forms, games
 from ..games.i18n import N_, _, ngettext, tr
-from ..saving import service, spec, wire
+from ..saving import gamelog, service, spec, wire
+from ..storage import devices, history, store
 from . import edit_page
 
 CONFLICT = (N_("Quelqu'un a modifié les mêmes champs depuis un autre appareil pendant que vous "
@@ -38,7 +39,7 @@ def partly(refused: dict) -> str:
                     len(refused))
 
 
-def _form_of(out, sc: forms.Screens, values=None):
+def _form_of(out, sc: forms.GameForms, values=None):
     """The form of a save's texts (after a refusal or a conflict: what this phone typed, as the
     page shows it again), with the CSRF token posted."""
     pairs = list((out.data if values is None else values).items())
@@ -47,7 +48,7 @@ def _form_of(out, sc: forms.Screens, values=None):
     return sc.form(out.record.document, formdata=MultiDict(pairs))
 
 
-def _partial_page(out, sc: forms.Screens):
+def _partial_page(out, sc: forms.GameForms):
     """A no-JS save stored without its values wrong on their own: the page of what is stored now,
     each refused field holding what was typed, with its message (nothing else to do than fix it)."""
     values = dict(out.after.values) | {name: request.form.get(name, "") for name in out.refused}
@@ -58,7 +59,7 @@ def _partial_page(out, sc: forms.Screens):
                       stored=out.after.values)
 
 
-def _summary(out, sc: forms.Screens, errors: dict) -> list[list[str]]:
+def _summary(out, sc: forms.GameForms, errors: dict) -> list[list[str]]:
     """The fields of `errors` named for a player (a refusal's, a conflict's): read from the form of
     the save's texts, built only then."""
     if not errors:
@@ -81,7 +82,7 @@ def screens_or_404(game_id: str) -> forms.Screens:
     return sc
 
 
-def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, theirs=None, status=200,
+def _edit_page(record, sc: forms.GameForms, form, *, errors=None, general=None, theirs=None, status=200,
                stored: dict | None = None, summarised: bool = False):
     """The end-state page; `stored`: the stored values (`forms.raw_values`) when the caller has them;
     the summary of what to fix on top for a refusal (422) or when `summarised`."""
@@ -108,7 +109,7 @@ def _edit_page(record, sc: forms.Screens, form, *, errors=None, general=None, th
     ), status
 
 
-def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str] | None]:
+def _save_of(record, sc: forms.GameForms) -> tuple[wire.Save | None, dict[str, str] | None]:
     """What this phone changed: the autosave's own lists, or the no-JS form compared with the values
     its page was rendered from (its rows never move: each count's card is its row's), and that
     form's texts. The save is None when a post cannot say (no base values and an older version):
@@ -131,7 +132,7 @@ def _save_of(record, sc: forms.Screens) -> tuple[wire.Save | None, dict[str, str
     return wire.Save(wire.changes_of(posted, base), added, keys, version), posted
 
 
-def _submit(record, sc: forms.Screens, *, finishing: bool = False) -> service.Outcome:
+def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.Outcome:
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
     document, version = record.document, record.version

@@ -7,14 +7,14 @@ to be shown beside a field (the game scores) and no message was flashed, the pag
 of its record and shape with the values filled in: the skeleton is the page rendered once by
 `Skeleton` (a `field_html.FieldHtml` that writes a place instead of each value: a field's text, a
 box ticked or a radio chosen, a part hidden while a radio holds another value, the warnings beside
-a field, a select WTForms writes), and the values are the stored document's texts (`Screens.texts`,
+a field, a select WTForms writes), and the values are the stored document's texts (`GameForms.texts`,
 made without a form).
 
 The key holds everything else the page is drawn from: the game, its tokens, players, colours and
 the table's names, the language, the page's URL (links, the language switch, the phone link), and
 its shape (the stored fields' names, and which fields of added rows are blank: a blank row is
 added at the end of each list). The CSRF token, the version, the stored values (`base_values`)
-and the totals are filled in on each request. `tests/test_edit_page.py` renders 400 random states
+and the totals are filled in on each request. `tests/views/test_edit_page.py` renders 400 random states
 both ways (all five variants, French and English) and finds the same bytes.
 
 A game whose template reads values itself (Reterra: a card's name is its count's label) says
@@ -35,7 +35,6 @@ from wtforms import SelectField
 
 from .. import forms, games, history, store
 from ..games import i18n
-from ..lru import LRU
 from ..saving import spec
 from .field_html import Bare, FieldHtml, esc, join_messages, warning_slot
 
@@ -151,7 +150,7 @@ def _shape(view: spec.Texts) -> tuple:
     return names, blanks
 
 
-def page(record, sc: forms.Screens) -> str | None:
+def page(record, sc: forms.GameForms) -> str | None:
     """The edit page of `record` from its skeleton, or None when it must be rendered with its form
     (a draft's rules beside the fields, a flashed message, a game that opts out)."""
     if not sc.adapter.page_skeleton or session.get("_flashes"):
@@ -199,7 +198,7 @@ def _csrf() -> str:
     return generate_csrf()
 
 
-def _build(record, sc: forms.Screens) -> Page | None:
+def _build(record, sc: forms.GameForms) -> Page | None:
     """The page rendered once with places for what changes between two requests of one shape."""
     form = sc.form(record.document)
     forms.pad_rows(form, None)

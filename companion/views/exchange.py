@@ -1,6 +1,6 @@
 """Export this device's games (JSON to restore, CSV for a spreadsheet) and restore an export file.
 
-Thin: `companion.exchange` builds and checks the files; here only the device, the upload form (CSRF
+Thin: `companion.outputs.exchange` builds and checks the files; here only the device, the upload form (CSRF
 through Flask-WTF, a size limit of its own) and the French messages. Exports are streamed, a batch
 of games at a time, and are heavy routes (`limits.heavy`): thousands of games wait for the heavy
 share of the working slots, never for the tables' autosaves.
@@ -24,8 +24,10 @@ from flask import (
     url_for,
 )
 
-from .. import devices, exchange, limits, restore_jobs
 from ..games.i18n import _, ngettext
+from ..outputs import exchange, restore_jobs
+from ..storage import devices
+from ..web import limits
 
 bp = Blueprint("exchange", __name__)
 bp.after_request(devices.set_device_cookie)
@@ -69,7 +71,7 @@ def export_csv():
 
 
 @bp.route("/parties/importer", methods=["GET", "POST"])
-@limits.heavy  # a file of games with their photos: each photo is decoded again (companion.photos.checked)
+@limits.heavy  # a file of games with their photos: each photo is decoded again (storage.photos.checked)
 @limits.upload(too_large=_too_big)  # the request's limit is raised before CSRF reads the form
 def restore():
     if request.method == "GET":

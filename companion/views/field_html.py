@@ -165,7 +165,7 @@ class FieldHtml:
     """The fields of one page: ``form`` (the whole form, for show_if), ``errors`` (field name ->
     messages), ``theirs`` (field name -> the value another device stored), ``warned`` (field name ->
     warnings: likely mistakes, never blocking). Nothing is kept across requests: labels and hints
-    are in the reader's language and may be relabelled (`Screens.label`)."""
+    are in the reader's language and may be relabelled (`GameForms.label`)."""
 
     __slots__ = ("form", "errors", "theirs", "warned", "said", "fold")
 

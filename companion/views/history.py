@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from .. import games, history, score_cache, store
+from .. import games
 from ..extensions import db
 from ..games import core
 from ..games.i18n import _
+from ..storage import history, score_cache, store
 
 
 def again(token: str):

@@ -8,9 +8,10 @@ import secrets
 
 from flask import redirect, render_template, request, url_for
 
-from .. import forms, games, history, store
+from .. import forms, games
 from ..extensions import db
 from ..games.i18n import _
+from ..storage import history, store
 
 ONCE = re.compile(r"[\w-]{40,64}")
 
@@ -57,7 +58,7 @@ def _edition(game: games.Game) -> str | None:
     return chosen if chosen in game.editions else game.default_edition
 
 
-def _prefill_players(form, sc: forms.Screens) -> None:
+def _prefill_players(form, sc: forms.GameForms) -> None:
     """Seat i's colour defaults to the box's colour i."""
     defaults = sc.default_colours(len(form.players.entries))
     for i, entry in enumerate(form.players.entries):
@@ -65,7 +66,7 @@ def _prefill_players(form, sc: forms.Screens) -> None:
         entry.form.colour.data = defaults[i]
 
 
-def _create(form, game: games.Game, sc: forms.Screens, errors: dict, general: list):
+def _create(form, game: games.Game, sc: forms.GameForms, errors: dict, general: list):
     """A new game from the form, or None with messages beside the fields."""
     variant = form.variant.data
     done = store.by_creation_key(form.once.data) if form.once.data else None

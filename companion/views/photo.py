@@ -5,7 +5,7 @@ the results and shared pages, optional on the sheet (`sheet.pdf?photo=1`).
     POST /g/<token>/photo/retirer   remove it
     GET  /g/<token>/photo.jpg , /r/<token>/photo.jpg   the kept JPEG (ETag: its digest)
 
-Thin: `companion.photos` reads and rewrites the image (orientation applied, 2048 px at most, no
+Thin: `companion.storage.photos` reads and rewrites the image (orientation applied, 2048 px at most, no
 metadata), `store.set_photo` keeps it. A refusal stores nothing and answers the results page with
 the message beside the field.
 """
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from flask import Response, abort, current_app, flash, redirect, request, url_for
 
-from .. import limits, photos, store
 from ..games.i18n import _
+from ..storage import photos, store
+from ..web import limits
 from . import results
 
 FIELD = "photo"

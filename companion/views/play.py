@@ -8,7 +8,7 @@
     history.py    /parties , /parties/<token>/supprimer , /g/<token>/rejouer   "Mes parties"
     photo.py      /g/<token>/photo , /g/<token>/photo.jpg , /r/<token>/photo.jpg   the final board's photo
     tie.py        /egalite , /egalite/partie          settle a tie alone, then start the full game
-    changes.py    /g/<token>/historique , /annuler   the game's log of changes, undo (companion/gamelog.py)
+    changes.py    /g/<token>/historique , /annuler   the game's log of changes, undo (saving/gamelog.py)
     dates.py      the `short_date` and `date_and_time` template filters
 
 Game-independent: a game's fields come from `companion/forms/<game>.py` (see companion.forms).

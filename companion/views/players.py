@@ -1,5 +1,5 @@
 """The "Joueurs" page (/g/<token>/joueurs): rename, reseat, recolour, add or remove the players of
-a game under way. Thin: the change is planned and written by companion/players.py."""
+a game under way. Thin: the change is planned and written by companion/storage/players.py."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import json
 
 from flask import abort, flash, redirect, render_template, request, url_for
 
-from .. import forms, games, history, players, store
+from .. import forms, games
 from ..forms.players import players_form
 from ..games.i18n import _
+from ..storage import history, players, store
 
 
 def page(token: str):

@@ -9,11 +9,14 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from .. import bgstats, forms, games, history, links, score_cache, store
+from .. import forms, games
+from ..base.lru import LRU
 from ..games import i18n, needed
 from ..games.core import headline_of
 from ..games.i18n import _
-from ..lru import LRU
+from ..outputs import bgstats
+from ..storage import history, score_cache, store
+from ..web import links
 from .dates import local, zone
 from .edit import screens_or_404
 

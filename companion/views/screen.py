@@ -7,7 +7,7 @@ by the whole room and may be left open; docs/architecture.md, "The table's scree
 game by asking /r/<token>/ecran/etat?version=V every few seconds (static/js/screen.js): 204 while V
 is still the game's version and its phones' steps (one query and one small folder read, nothing
 scored), else the board drawn again with its figures (JSON). The phones say their step at
-/g/<token>/etape (static/js/play/where.js; kept by companion/phones.py, not in the database).
+/g/<token>/etape (static/js/play/where.js; kept by companion/storage/phones.py, not in the database).
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from collections import Counter
 import sqlalchemy as sa
 from flask import abort, current_app, jsonify, render_template, request
 
-from .. import devices, history, links, phones, score_cache, store
 from ..games import GAMES
 from ..games.core import headline_of
-from ..models import GameRecord
+from ..storage import devices, history, phones, score_cache, store
+from ..storage.models import GameRecord
+from ..web import links
 
 log = logging.getLogger(__name__)
 

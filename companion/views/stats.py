@@ -16,12 +16,15 @@ import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
-from .. import bgstats, charts, devices, diskfull, gcpause, limits, summaries
-from .. import stats as statistics
+from ..base import diskfull, gcpause
 from ..extensions import db
 from ..games import i18n
 from ..games.i18n import _
-from ..models import DeviceGame, GameRecord
+from ..outputs import bgstats, charts
+from ..outputs import stats as statistics
+from ..storage import devices, summaries
+from ..storage.models import DeviceGame, GameRecord
+from ..web import limits
 from .dates import short_date
 
 bp = Blueprint("stats", __name__)
@@ -32,7 +35,7 @@ def device_plays() -> list[statistics.Play]:
     """This device's scored games, all of them (not the history's latest 100).
 
     One query reads each game's identity and its stored summary (`GameRecord.summary`, written with
-    every version of the game: companion.summaries); a game whose summary is missing or stale (made
+    every version of the game: companion.storage.summaries); a game whose summary is missing or stale (made
     for another version, or by another engine: the rules changed) is read in full, scored once, and
     its summary written back, so an upgrade of the rules costs one slower visit, not every one."""
     device = devices.device_id(create=False)
@@ -102,7 +105,7 @@ def _score_and_keep(rows, plays: dict) -> None:
 @bp.get("/statistiques")
 @limits.heavy
 def index():
-    # Without the collector walking the page's many short-lived objects (companion.gcpause).
+    # Without the collector walking the page's many short-lived objects (companion.base.gcpause).
     with gcpause.paused():
         return _index()
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from flask import abort, redirect, render_template, request, url_for
 
-from .. import forms, games, history, store
+from .. import forms, games
 from ..extensions import db
 from ..games.core import Checker, TieField, TieQuestion, headline, player_name
 from ..games.i18n import _
+from ..storage import history, store
 
 SEATS = 4  # name fields for the tied players (no game here takes more than 4)
 TOTAL_MAX = 999  # what the page reads; each game says its own bound (its contract's)

@@ -18,12 +18,13 @@ from wtforms import Form
 from wtforms.fields import FieldList, FormField
 from wtforms.validators import InputRequired
 
-from .. import forms, games, store
+from .. import forms, games
 from ..forms.fields import Choice, Count, Fixed, Group, Name
 from ..forms.problems import place
 from ..games import rebirth as engine
 from ..games.core import join, join_names, ordinal
 from ..games.i18n import N_, _, ngettext, tr
+from ..storage import store
 
 bp = Blueprint("tools", __name__)
 

@@ -4,7 +4,7 @@ Revision ID: i22a0summary2
 Revises: i13m01_merge_heads
 Create Date: 2026-11-25 09:40:00
 
-From now on a game's summary (companion.summaries: names, and when it scores its points, places and
+From now on a game's summary (companion.storage.summaries: names, and when it scores its points, places and
 winners) is written in the statement that writes its document, so the statistics and the exports
 read it and score nothing. This makes it for every game already stored, a batch at a time, without
 touching `updated_at` (the history's order) and only where the game is still at the version read.
@@ -22,7 +22,7 @@ BATCH = 500
 
 
 def upgrade():
-    from companion import summaries  # the engines of this code: the summaries the app will read
+    from companion.storage import summaries  # the engines of this code: the summaries the app will read
 
     games = sa.table('games', sa.column('id', sa.Integer), sa.column('version', sa.Integer),
                      sa.column('document', sa.JSON), sa.column('summary', sa.JSON))

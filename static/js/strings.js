@@ -1,5 +1,5 @@
 /* The page's texts for the scripts: JSON in <body data-strings> (written by the server in the reader's
-   language, companion/jsstrings.py). T("key", {name: value}) fills "{name}"; an unknown key says itself. */
+   language, companion/web/jsstrings.py). T("key", {name: value}) fills "{name}"; an unknown key says itself. */
 (function () {
   "use strict";
   var table = {};

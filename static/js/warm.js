@@ -1,4 +1,4 @@
-/* A first visit (companion/inline.py): the page came with its stylesheets and scripts inside it.
+/* A first visit (companion/web/inline.py): the page came with its stylesheets and scripts inside it.
    Once it has loaded, the same files are fetched by their hashed URLs (cached a year), and only when
    every one is in does the cookie tell the server this phone holds them: later pages link them. */
 (function () {

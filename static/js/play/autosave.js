@@ -691,7 +691,7 @@
   };
 
   /* "↶" (the edit page's header): this phone's last change undone, then the one before, and so on
-     (companion/gamelog.py). What is still to send goes first; then the server says which change is
+     (companion/saving/gamelog.py). What is still to send goes first; then the server says which change is
      this phone's last and what undoing it sends (`data-undo`, JSON), sent as any save (Play.undo).
      Without JavaScript the button posts its own form. */
   var undoButton = document.querySelector("[data-undo]"), undoBusy = false;

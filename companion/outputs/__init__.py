@@ -1,0 +1,1 @@
+"""What is made of stored games: charts, statistics, BG Stats links, export and restore."""

@@ -1,0 +1,334 @@
+"""The game's log of changes (issue 32): each stored save, as the page shows its fields, so that a
+phone can undo its own last changes, and anyone any change, from the log.
+
+A save that changed the stored game is logged once, in its transaction (`record`): which phone (a
+hash of its device cookie: the cookie itself opens that phone's list of games, it is never stored
+here nor exported), when, the version it wrote, and every field it changed, `{name: [before,
+after]}`, read from the stored values before and after it (`stored`, the one place that reads
+them). A removed row is one entry of many fields (a Rebirth city, its tiles, the cities below it
+moved up): undone in one tap.
+
+An undo is a save like any other (`undo_save`): `{name: [after, before]}` laid over what is stored
+NOW by the saving service, so a field another phone changed since is a conflict, never overwritten
+silently. The autosave sends it from the edit page (static/js/play/autosave.js asks `last` for the
+changes, lays them in the fields and saves with `undo` = the change undone); the log page posts it
+without JavaScript. It is logged with `undo_of`; a change is undone while an undo of it is itself
+not undone (undoing an undo redoes the change). A change written before the players' seats last
+moved cannot be undone: its fields are keyed by seats that are someone else's now.
+
+Game-independent, no Flask request: the views hand it the device and the saving service's Outcome.
+Each game keeps its last `KEPT` changes (trimmed every `trim_every()` versions)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import lru_cache
+
+import sqlalchemy as sa
+
+from . import diskfull, store
+from .extensions import db
+from .models import GameChange, now
+from .saving import service, wire
+
+KEPT = 500  # changes kept per game: a game's whole evening, many times over
+MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
+FIELD = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")  # a field's name as the pages write it (players-0-track)
+_TABLE = GameChange.__table__
+LOG = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=4096)  # the same phones save all evening: one hash each, not one a save
+def phone_of(device: str) -> str:
+    """A phone as the log keeps it: a hash of its device cookie (24 hex)."""
+    return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
+
+
+def stored(fields, document: dict):
+    """The stored texts of `document` as its page shows them (`.values`: field name -> text; `.same`
+    when it has it): the one call to the game's fields (`saving.spec.Fields.texts`)."""
+    return fields.texts(document)
+
+
+def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) -> dict[str, list[str]]:
+    """Each field whose text differs, `[before, after]` ("" for blank or gone), in name order;
+    `same(name, a, b)`: whether two texts are one stored value (a fixed list's 0 nobody typed is "")."""
+    get_before, get_after = before.get, after.get
+    names = [name for name in after if get_before(name, "") != after[name]]
+    names += [name for name in before if before[name] and name not in after]
+    out = {}
+    for name in sorted(names):
+        was, now_ = get_before(name, "") or "", get_after(name, "") or ""
+        if was != now_ and not (same is not None and same(name, was, now_)):
+            out[name] = [was, now_]
+    return out
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def record(out, *, document: dict, version: int, device: str | None, undo_of: int | None = None) -> None:
+    """Log the save `out` (a `saving.service.Outcome`) when it stored a change, and commit it: the
+    saving service wrote it within `store.one_commit()`, so the game and its log entry are
+    one transaction, one commit. The stored values before it are those it was laid on (`out.before`),
+    else of `document` (the game as the save was handed it, at `version`) when it was laid on that
+    version; after it, `out.after` (read once, the answer reads the same). Never fails the save: a
+    log that cannot be written is logged and left out (the save written again alone)."""
+    changes = _changes(out, document, version, device)
+    if changes is None:
+        store.commit(out.record)
+        return
+    connection = getattr(out.record, "connection", None)  # a `store.Held` record's own
+    try:
+        _write(connection if connection is not None else db.session.connection(), out.record.id, device,
+               out.record.version, changes, undo_of)
+        store.commit(out.record)
+    except sa.exc.SQLAlchemyError as exc:
+        store.rollback(out.record)
+        if diskfull.is_disk_full(exc):  # the save has no room either: said as such (errors.py, 507)
+            raise
+        LOG.exception("the log of game %s could not be written", out.record.id)
+        # the save again, without its log (StaleVersion: another phone got in meanwhile, the phone
+        # saves again: the service's Busy)
+        try:
+            store.save(out.record, out.checked.document, out.laid_on, status=out.record.status,
+                       result=out.checked.result)
+            store.commit(out.record)
+        except store.StaleVersion:
+            raise service.Busy from None
+
+
+def _changes(out, document: dict, version: int, device: str | None) -> dict | None:
+    """What the save `out` changed, `{name: [before, after]}`; None when there is nothing to log."""
+    if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
+        return None
+    if out.before is not None:
+        before = out.before.values
+    elif out.laid_on == version:
+        before = stored(out.fields, document).values
+    else:
+        return None
+    after = out.after  # the stored texts of the record now (read once, kept for the answer)
+    return differences(before, after.values, getattr(after, "same", None)) or None
+
+
+# Statements built once (building one at each save cost more than running it, as store.save's).
+_INSERT = _TABLE.insert()
+_OF_GAME = sa.select(_TABLE.c.id).where(_TABLE.c.id == sa.bindparam("change"),
+                                        _TABLE.c.game_id == sa.bindparam("game"))
+_OLDEST_KEPT = (sa.select(_TABLE.c.id).where(_TABLE.c.game_id == sa.bindparam("game"))
+                .order_by(_TABLE.c.id.desc()).offset(sa.bindparam("skip")).limit(1).scalar_subquery())
+_BOUND = _TABLE.delete().where(_TABLE.c.game_id == sa.bindparam("game"), _TABLE.c.id < _OLDEST_KEPT)
+
+
+def _write(connection, game_id: int, device: str, version: int, changes: dict, undo_of: int | None) -> None:
+    if undo_of is not None:  # a change of this game only
+        undo_of = connection.execute(_OF_GAME, {"change": undo_of, "game": game_id}).scalar_one_or_none()
+    connection.execute(_INSERT, {
+        "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
+        "changes": json.dumps(changes, ensure_ascii=False, separators=(",", ":")), "undo_of": undo_of})
+    # only the last KEPT changes of the game (the index on game and id: one short step), trimmed
+    # every `trim_every()` versions: a game holds at most that many more meanwhile, which no reader
+    # shows (`changes_of`, `exported`: the last KEPT), and most saves make one statement less
+    if version % trim_every() == 0:
+        connection.execute(_BOUND, {"game": game_id, "skip": KEPT - 1})
+
+
+def trim_every() -> int:
+    """How many versions apart a game's log is trimmed to its last KEPT changes."""
+    return max(1, KEPT // 20)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class Change:
+    id: int
+    phone: str
+    at: datetime
+    version: int
+    changes: dict[str, list[str]]
+    undo_of: int | None
+    undone: bool = False  # an undo of it stands (itself not undone)
+
+    def mine(self, device: str | None) -> bool:
+        return device is not None and self.phone == phone_of(device)
+
+    def undoable(self, seats_version: int) -> bool:
+        """Written after the seats last moved (its fields are still the same players')."""
+        return self.version > seats_version
+
+
+def _parsed(text: str) -> dict[str, list[str]]:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
+_COLUMNS = (_TABLE.c.id, _TABLE.c.phone, _TABLE.c.at, _TABLE.c.version, _TABLE.c.undo_of)
+
+
+def changes_of(game_id: int, *, texts: bool = True) -> list[Change]:
+    """A game's log, newest first, each change knowing whether it is undone; `texts` False: without
+    the fields' texts (`changes` empty), to choose one change before reading it (`full`)."""
+    columns = (*_COLUMNS, _TABLE.c.changes) if texts else _COLUMNS
+    rows = db.session.execute(sa.select(*columns).where(_TABLE.c.game_id == game_id)
+                              .order_by(_TABLE.c.id.desc()).limit(KEPT))  # kept (`_write`: trimmed later)
+    return settled([Change(row.id, row.phone, row.at, row.version, _parsed(row.changes) if texts else {},
+                           row.undo_of) for row in rows])
+
+
+def settled(newest_first: list[Change]) -> list[Change]:
+    """Each change with `undone`: an undo of it that is itself not undone (an undo is always newer
+    than what it undoes, so the newest are settled first)."""
+    undos: dict[int, list[int]] = {}
+    for change in newest_first:
+        if change.undo_of is not None:
+            undos.setdefault(change.undo_of, []).append(change.id)
+    undone: dict[int, bool] = {}
+    out = []
+    for change in newest_first:
+        flag = any(not undone.get(u, False) for u in undos.get(change.id, ()))
+        undone[change.id] = flag
+        out.append(replace(change, undone=flag))
+    return out
+
+
+def full(change: Change) -> Change:
+    """`change` with its fields' texts, read."""
+    text = db.session.scalar(sa.select(_TABLE.c.changes).where(_TABLE.c.id == change.id))
+    return replace(change, changes=_parsed(text or "{}"))
+
+
+def last(game_id: int, device: str | None, seats_version: int) -> Change | None:
+    """This phone's last change not undone yet (an undo is not one: "Annuler" again goes further
+    back), when it can still be undone; None when there is none."""
+    if device is None:
+        return None
+    phone = phone_of(device)
+    for change in changes_of(game_id, texts=False):
+        if change.phone == phone and change.undo_of is None and not change.undone:
+            return full(change) if change.undoable(seats_version) else None
+    return None
+
+
+def get(game_id: int, change_id: int) -> Change | None:
+    for change in changes_of(game_id, texts=False):
+        if change.id == change_id:
+            return full(change)
+    return None
+
+
+def undo_changes(change: Change) -> wire.Changes:
+    """What undoing `change` sends: each field from what it stored back to what it was."""
+    return {name: (after, before) for name, (before, after) in change.changes.items()}
+
+
+def undo_save(change: Change, version: int) -> wire.Save:
+    """The undo of `change` as a save laid on `version` (the no-JS path: the page's version)."""
+    return wire.Save(undo_changes(change), version=version)
+
+
+# --------------------------------------------------------------------------- export and restore
+
+
+def exported(game_ids: Iterable[int], seats: Mapping[int, int]) -> dict[int, list[dict]]:
+    """The logs of these games as an export file holds them, oldest first: {"at", "phone",
+    "changes", "undoes" (the index of the change undone in the same list), "locked" (written before
+    the seats last moved: cannot be undone)}."""
+    ids = list(game_ids)
+    out: dict[int, list[dict]] = {}
+    if not ids:
+        return out
+    rows = db.session.execute(sa.select(_TABLE).where(_TABLE.c.game_id.in_(ids))
+                              .order_by(_TABLE.c.game_id, _TABLE.c.id))
+    index: dict[int, int] = {}
+    per_game: dict[int, list] = {}
+    for row in rows:
+        per_game.setdefault(row.game_id, []).append(row)
+    # the last KEPT of each game (`_write` trims them every few versions only)
+    for row in (row for kept in per_game.values() for row in kept[-KEPT:]):
+        items = out.setdefault(row.game_id, [])
+        try:
+            changes = json.loads(row.changes)
+        except ValueError:
+            continue
+        entry = {"at": row.at, "phone": row.phone, "changes": changes}
+        if row.undo_of is not None and row.undo_of in index:
+            entry["undoes"] = index[row.undo_of]
+        if row.version <= seats.get(row.game_id, 0):
+            entry["locked"] = True
+        index[row.id] = len(items)
+        items.append(entry)
+    return out
+
+
+LOG_KEYS = ("at", "phone", "changes", "undoes", "locked")
+
+
+def checked(value: object, path: str, add, when) -> list[dict] | None:
+    """The log of an export file's game, checked (every problem given to `add` with its path);
+    `when(value, path, add, required=)` reads a date as the file's other dates are read."""
+    from ..games.core import Problem, join
+    from ..games.i18n import _
+
+    if not isinstance(value, list):
+        add(Problem(path, _("attendu : une liste de modifications")))
+        return None
+    if len(value) > KEPT:
+        add(Problem(path, _("au plus {n} modifications par partie", n=KEPT)))
+        return None
+    out, wrong = [], False
+    for i, item in enumerate(value):
+        at = join(path, i)
+        if not isinstance(item, dict) or set(item) - set(LOG_KEYS):
+            add(Problem(at, _("attendu : un objet avec « at », « phone » et « changes »")))
+            wrong = True
+            continue
+        moment = when(item.get("at"), join(at, "at"), add, required=True)
+        phone = item.get("phone")
+        if not (isinstance(phone, str) and 1 <= len(phone) <= 32 and phone.isalnum()):
+            add(Problem(join(at, "phone"), _("attendu : l'empreinte du téléphone (lettres et chiffres)")))
+            wrong = True
+        changes = item.get("changes")
+        if not (isinstance(changes, dict) and changes and all(
+                isinstance(k, str) and len(k) <= 200 and FIELD.fullmatch(k) and isinstance(v, list)
+                and len(v) == 2 and all(isinstance(t, str) and len(t) <= MAX_TEXT for t in v)
+                for k, v in changes.items())):
+            add(Problem(join(at, "changes"), _("attendu : champ -> [avant, après], deux textes")))
+            wrong = True
+        undoes = item.get("undoes")
+        if undoes is not None and not (isinstance(undoes, int) and not isinstance(undoes, bool)
+                                       and 0 <= undoes < i):
+            add(Problem(join(at, "undoes"), _("attendu : le rang d'une modification plus ancienne")))
+            wrong = True
+        if not isinstance(item.get("locked", False), bool):
+            add(Problem(join(at, "locked"), _("attendu : true ou false")))
+            wrong = True
+        if moment is None:
+            wrong = True
+        out.append({"at": moment, "phone": phone, "changes": changes, "undoes": undoes,
+                    "locked": item.get("locked", False)})
+    return None if wrong else out
+
+
+def restore(connection, game_id: int, items: list[dict]) -> None:
+    """A restored game's log (`checked`), in order: the game starts again at version 1 with its
+    seats never moved, so a change the file says is locked is written at version 0 (never undoable)
+    and any other at 1."""
+    ids: list[int] = []
+    for item in items:
+        undo_of = ids[item["undoes"]] if item.get("undoes") is not None else None
+        new = connection.execute(_TABLE.insert().values(
+            game_id=game_id, phone=item["phone"], at=item["at"], version=0 if item.get("locked") else 1,
+            changes=json.dumps(item["changes"], ensure_ascii=False, separators=(",", ":")),
+            undo_of=undo_of).returning(_TABLE.c.id)).scalar_one()
+        ids.append(new)

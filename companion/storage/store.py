@@ -1,0 +1,420 @@
+"""Stored games: create, load, save with a version check (a device's own list: companion.storage.history;
+a stored document's result: companion.storage.score_cache).
+
+Game-independent: the views call these, the games' forms never touch the database. A game that is
+not there raises `Missing` (errors.py answers it as a 404).
+A stored document never holds a bad value (a save with one is refused before it reaches here); a
+draft may still break a rule between fields (a castle holder typed before the castles), a scored
+game always scores: `result_of` is None for such a draft, and every page reading it says so.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.orm.attributes import set_committed_value
+
+from .. import games
+from ..extensions import db
+from ..games import i18n
+from . import devices, score_cache, summaries
+from .models import DeviceGame, GameChange, GamePhoto, GameRecord, now
+
+
+class Missing(LookupError):
+    """No stored game has this link, or it was deleted meanwhile (errors.py: a 404, for pages and
+    for the autosave alike)."""
+
+
+class StaleVersion(Exception):
+    """A save based on an older version than the stored one: someone else saved in between."""
+
+    def __init__(self, record: GameRecord):
+        super().__init__(f"game {record.id} is at version {record.version}")
+        self.record = record
+
+
+# --------------------------------------------------------------------------- games
+
+
+def create(game: str, variant: str, players: list[str], colours: list[str],
+           creation_key: str | None = None, labels: dict | None = None,
+           document: dict | None = None, edition: str | None = None) -> GameRecord:
+    """A new game; with `creation_key` (the new-game form's one-time key), the game that key
+    already created when there is one, so the same form posted twice makes one game. `document`:
+    what the game starts with (table-level keys; "players", each named as in `players`, with their
+    own fields: a tie carried into its game), never a bad value."""
+    if creation_key:
+        existing = by_creation_key(creation_key)
+        if existing is not None:
+            return existing
+    document = {"game": game, "variant": variant, **(document or {})}
+    document["players"] = document.get("players") or [{"name": n} for n in players]
+    if [p["name"] for p in document["players"]] != list(players):
+        raise ValueError("the document's players are not the names given")
+    edition = edition_for(game, edition)
+    record = GameRecord(game=game, variant=variant, document=document, colours=list(colours),
+                        labels=labels or None, status="draft", version=1, creation_key=creation_key or None,
+                        edition=edition, summary=summary_for(document, 1, edition))
+    db.session.add(record)
+    try:
+        db.session.flush()
+    except sa.exc.IntegrityError:  # the same form posted at the same instant: the other one won
+        db.session.rollback()
+        existing = by_creation_key(creation_key) if creation_key else None
+        if existing is None:
+            raise
+        return existing
+    return record
+
+
+TWIN_WINDOW = 30 * 60  # seconds: Back to the new-game page then submit, within a sitting
+
+
+def untouched_twin(game: str, variant: str, players: list[str], colours: list[str]) -> GameRecord | None:
+    """A game this device created moments ago with the same game, variant, players and colours, and
+    nothing entered since (version 1): the same new game asked twice (Back, then submit a page the
+    browser fetched again, with a new one-time key). Going to it loses nothing: it is empty."""
+    device = devices.device_id(create=False)
+    if device is None:
+        return None
+    since = now() - timedelta(seconds=TWIN_WINDOW)
+    rows = db.session.scalars(
+        sa.select(GameRecord).join(DeviceGame, DeviceGame.game_id == GameRecord.id)
+        .where(DeviceGame.device == device, DeviceGame.can_edit.is_(True), GameRecord.game == game,
+               GameRecord.variant == variant, GameRecord.version == 1, GameRecord.created_at >= since)
+        .order_by(GameRecord.id.desc()).limit(10))
+    for record in rows:
+        if names_of(record) == list(players) and colours_of(record) == list(colours):
+            return record
+    return None
+
+
+def by_creation_key(key: str) -> GameRecord | None:
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.creation_key == key))
+
+
+def by_edit_token(token: str) -> GameRecord:
+    """The game of an edit link (`Missing` when there is none)."""
+    return _found(db.session.scalar(sa.select(GameRecord).where(GameRecord.edit_token == token)))
+
+
+def by_view_token(token: str) -> GameRecord:
+    return _found(db.session.scalar(sa.select(GameRecord).where(GameRecord.view_token == token)))
+
+
+def _found(record):
+    if record is None:
+        raise Missing
+    return record
+
+
+ROW_BY = {column: sa.select(GameRecord.__table__).where(getattr(GameRecord, column) == sa.bindparam("token"))
+           for column in ("edit_token", "view_token")}
+
+
+def read_by_edit_token(token: str):
+    """The game as a read-only row (sheets): the same attributes as a GameRecord, read on the
+    session's connection without the ORM (a third of the cost: these pages are read often)."""
+    return read_row(ROW_BY["edit_token"], {"token": token})
+
+
+def read_by_view_token(token: str):
+    return read_row(ROW_BY["view_token"], {"token": token})
+
+
+def read_row(query, values: dict):
+    """Reads on the session's connection: with SQLite, every query lets the other working thread
+    take the interpreter for up to its switch interval (5 ms), so a page makes as few as it can."""
+    return _found(db.session.connection().execute(query, values).one_or_none())
+
+
+@dataclass(frozen=True)
+class Held:
+    """A game as a save reads it: what the saving service needs of a GameRecord, read with one Core
+    query (the ORM's identity map and unit of work cost more than the save's own work)."""
+
+    id: int
+    game: str
+    document: dict
+    version: int
+    status: str
+    edition: str | None  # its tie rule's edition (None: the game's default)
+    seats_version: int  # the version at which its seats last changed (GameRecord.seats_version)
+    # the `saving` connection it was read on, which `save` writes and commits on (None: the session's)
+    connection: sa.Connection | None = field(default=None, repr=False, compare=False)
+
+
+_TABLE = GameRecord.__table__
+_HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE.c.status, _TABLE.c.edition,
+         _TABLE.c.seats_version]
+HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
+           "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
+
+
+def held_by_edit_token(token: str, connection=None) -> Held:
+    """The game of an entry link, for a save (`Missing` when there is none: deleted); read on
+    `connection` (`saving`) when given, else on the session's."""
+    if connection is None:
+        return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
+    return Held(*_found(connection.execute(HELD_BY["edit_token"], {"token": token}).one_or_none()),
+                connection=connection)
+
+
+@contextmanager
+def saving() -> Iterator[sa.Connection]:
+    """A Core connection of its own for one autosave (read with `held_by_edit_token`, written with
+    `save`), closed at the end: the ORM session's transaction and its closing at the request's end
+    cost more than the save's two statements (issue 21). `save`'s UPDATE ... WHERE version is the
+    check whatever the connection."""
+    with db.engine.connect() as connection:
+        yield connection
+
+
+# One statement, compiled once: building an UPDATE's values at each save cost more than running it.
+_WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
+          .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
+                   for name in ("document", "version", "updated_at", "summary", "status")})
+          # set once, by the save that first stores the game as scored (`scored_at`: None otherwise)
+          .values(first_scored_at=sa.func.coalesce(
+              _TABLE.c.first_scored_at, sa.bindparam("scored_at", type_=_TABLE.c.first_scored_at.type))))
+
+MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
+
+
+def save(record: GameRecord, document: dict, version: int, *, status: str | None = None,
+         result=MISSING) -> GameRecord:
+    """Store `document` if `version` is still the stored one; raise StaleVersion otherwise.
+
+    The check and the write are one UPDATE ... WHERE version = :version, so two phones saving at
+    the same instant cannot both win, whatever the database or the number of workers. The new
+    version's summary (`summary_for`) is written in the same statement. `result`: the engine's
+    result of `document` (None: it does not score) when the caller has just computed it, so the
+    save does not score it twice. A `Held` record read on a `saving` connection is written and
+    committed on it; any other on the session's connection. Within `one_commit()`, the write is left
+    in its transaction for the caller to add to and commit (`commit`), as the save's log entry is: the
+    game and its log written together or not at all, one commit per save.
+    """
+    values = {"document": document, "version": version + 1, "updated_at": now(),
+              "summary": summary_for(document, version + 1, edition_of(record), result),
+              "status": status or record.status}
+    # a Core UPDATE (on the session's connection when none is given): the ORM's bulk update path cost
+    # more than the write
+    connection = record.connection if isinstance(record, Held) else None
+    on = connection if connection is not None else db.session  # what commits or rolls back
+
+    def statements():  # the session's connection is taken again after a rollback
+        return connection if connection is not None else db.session.connection()
+
+    scored_at = values["updated_at"] if values["status"] == "scored" else None
+    writing = statements()
+    _take_turn(writing)  # within one_commit, with SQLite: this process's write turn, until the commit
+    done = writing.execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
+    if done.rowcount != 1:
+        on.rollback()
+        _release(_ONE_COMMIT.get())
+        if isinstance(record, Held):
+            found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
+            fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
+        else:
+            fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
+        raise StaleVersion(fresh)
+    if _ONE_COMMIT.get() is None:
+        on.commit()
+    # What was just written, without reading the row back (one query less per autosave).
+    if isinstance(record, Held):
+        return replace(record, document=document, version=version + 1, status=status or record.status)
+    for key, value in values.items():
+        set_committed_value(record, key, value)
+    if record.first_scored_at is None and scored_at is not None:
+        set_committed_value(record, "first_scored_at", scored_at)
+    return record
+
+
+class _Transaction:
+    """One `one_commit()`: whether it holds this process's SQLite write turn (`_WRITING`)."""
+
+    held = False
+
+
+_ONE_COMMIT: ContextVar[_Transaction | None] = ContextVar("store_one_commit", default=None)
+# SQLite has one writer at a time; a thread finding the file locked sleeps in SQLite's busy handler
+# (1, 2, 5 ... 100 ms), and under load the threads of a worker queued that way while the writer waited
+# for the interpreter: the saves of one process take turns here instead, woken as soon as it is free
+_WRITING = threading.Lock()
+
+
+@contextmanager
+def one_commit() -> Iterator[None]:
+    """Within it, `save` writes without committing: the caller adds to the same transaction (the
+    game's log entry, companion/gamelog.py) and commits once (`commit`). Whatever is not committed
+    when the request ends is rolled back (the connection closed, the session removed). With SQLite,
+    from the UPDATE to the commit the save holds its process's write turn."""
+    state = _Transaction()
+    token = _ONE_COMMIT.set(state)
+    try:
+        yield
+    finally:
+        _ONE_COMMIT.reset(token)
+        _release(state)
+
+
+def _take_turn(connection: sa.Connection) -> None:
+    state = _ONE_COMMIT.get()
+    if state is not None and not state.held and connection.dialect.name == "sqlite":
+        _WRITING.acquire()
+        state.held = True
+
+
+def _release(state: _Transaction | None) -> None:
+    if state is not None and state.held:
+        state.held = False
+        _WRITING.release()
+
+
+def commit(record) -> None:
+    """Commit what `save(record, ...)` left in its transaction within `one_commit()` (on a `Held`
+    record's connection, or the session's)."""
+    connection = record.connection if isinstance(record, Held) else None
+    try:
+        (connection if connection is not None else db.session).commit()
+    finally:
+        _release(_ONE_COMMIT.get())
+
+
+def rollback(record) -> None:
+    connection = record.connection if isinstance(record, Held) else None
+    try:
+        (connection if connection is not None else db.session).rollback()
+    finally:
+        _release(_ONE_COMMIT.get())
+
+
+def edition_for(game: str, edition: str | None) -> str | None:
+    """What is stored of a chosen edition: None for the game's default (or a game with one rule
+    set, or an edition it does not know), so that only a table's real choice is kept."""
+    spec = games.GAMES.get(game)
+    if spec is None or edition not in spec.editions or edition == spec.default_edition:
+        return None
+    return edition
+
+
+def edition_of(record) -> str | None:
+    """The edition a stored game is scored by (None: its game's default)."""
+    return getattr(record, "edition", None)
+
+
+def summary_for(document: dict, version: int, edition: str | None = None, result=MISSING) -> dict:
+    """The summary stored with `document` at `version` (companion.storage.summaries), in the statement that
+    writes the document: whatever writes a game's document writes this beside it, so the statistics
+    and the exports read summaries and score nothing. `result`: see `save`; it is the default
+    edition's (the saving service scores as the API does), so a game played by another edition's
+    rule is scored again by it."""
+    if result is not MISSING and edition is None:
+        return summaries.make(document, version, result=result)
+    text = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    # Scored through result_of's cache: the answer to a save reads the same result again.
+    return summaries.make(document, version, result=score_cache.result_of_text(text, i18n.current(), edition))
+
+
+def set_status(record: GameRecord, status: str) -> None:
+    if record.status != status:
+        record.status = status
+        db.session.commit()
+
+
+def delete(record: GameRecord) -> None:
+    db.session.execute(sa.delete(DeviceGame).where(DeviceGame.game_id == record.id))
+    db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))  # SQLite: no cascade
+    db.session.execute(sa.delete(GameChange).where(GameChange.game_id == record.id))  # its log
+    db.session.delete(record)
+    db.session.commit()
+
+
+# --------------------------------------------------------------------------- the photo of the final board
+
+
+def photo_of(game_id: int) -> GamePhoto | None:
+    """A game's photo (companion.storage.photos made it: a JPEG without metadata), None when it has none."""
+    return db.session.get(GamePhoto, game_id)
+
+
+def set_photo(record, photo) -> None:
+    """Keep `photo` (a `photos.Photo`) as the game's, replacing the one it had, and its digest on the
+    game's row (`photo_key`: the pages know there is one without a query). The game's version and
+    document are untouched: a photo is no save, so no phone's entry is ever in conflict with it."""
+    for attempt in (1, 2):
+        try:
+            db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
+            db.session.add(GamePhoto(game_id=record.id, data=photo.data, width=photo.width,
+                                     height=photo.height, digest=photo.digest))
+            done = db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id)
+                                      .values(photo_key=photo.digest).execution_options(synchronize_session=False))
+            if done.rowcount != 1:  # the game was deleted meanwhile
+                db.session.rollback()
+                raise Missing
+            db.session.commit()
+            return
+        except sa.exc.IntegrityError:  # another phone's photo of the same game, at the same instant
+            db.session.rollback()
+            if attempt == 2:
+                raise
+
+
+def remove_photo(record) -> None:
+    db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
+    db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id).values(photo_key=None)
+                       .execution_options(synchronize_session=False))
+    db.session.commit()
+
+
+def save_players(record: GameRecord, document: dict, colours: list[str], version: int, *, status: str,
+                 seats_moved: bool) -> GameRecord:
+    """Store a game whose players changed (companion/storage/players.py): its document, its colours and,
+    when a seat moved, `seats_version` set to the new version (the autosaves of pages rendered
+    before are refused from then on), if `version` is still the stored one; StaleVersion otherwise.
+    One UPDATE ... WHERE version, as `save`."""
+    values = {"document": document, "colours": list(colours), "version": version + 1, "updated_at": now(),
+              "summary": summary_for(document, version + 1, edition_of(record)), "status": status}
+    if seats_moved:
+        values["seats_version"] = version + 1
+    done = db.session.execute(sa.update(GameRecord)
+                              .where(GameRecord.id == record.id, GameRecord.version == version)
+                              .values(values).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise StaleVersion(_found(db.session.get(GameRecord, record.id, populate_existing=True)))
+    db.session.commit()
+    return _found(db.session.get(GameRecord, record.id, populate_existing=True))
+
+
+def colours_of(record: GameRecord) -> list[str]:
+    """One colour per player, whatever was stored (a game from before colours existed has none)."""
+    players = record.document.get("players", []) if isinstance(record.document, dict) else []
+    return padded_colours(record.colours, len(players))
+
+
+def padded_colours(colours: list[str] | None, n: int) -> list[str]:
+    """`colours` cut or padded with "" to one per player (`n` players)."""
+    return (list(colours or []) + [""] * n)[:n]
+
+
+def labels_of(record: GameRecord) -> dict:
+    """The names the table gave beside the document ({"colours": [...]}), {} when none."""
+    return dict(record.labels or {})
+
+
+def names_of(record: GameRecord) -> list[str]:
+    return [p.get("name", "") for p in record.document.get("players", [])]
+
+
+# Where the pages found them before the scoring cache had its own module (companion.storage.score_cache).
+result_of = score_cache.result_of
+_result_of_text = score_cache.result_of_text

@@ -1,0 +1,1 @@
+"""HTTP plumbing: what every request and response goes through; links, languages, errors."""
