@@ -395,7 +395,8 @@ class Phone:
                 # in page order, it puts the cursor in this number (static/js/play/fields.js)
                 group = name.rsplit("-", 1)[0] + "-"
                 boxes = [(n, v) for n, v in later
-                         if re.search(r"[a-z_]+-\d+-$", group) and group.count("-") > 2 and n.startswith(group) and n.count("-") == name.count("-")
+                         if (re.search(r"[a-z_]+-\d+-$", group) and group.count("-") > 2
+                             and n.startswith(group) and n.count("-") == name.count("-"))
                          and page.locator(f'[name="{n}"]').first.get_attribute("type") == "checkbox"]
                 for box_name, _ in boxes:
                     later.remove((box_name, _))

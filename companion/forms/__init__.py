@@ -31,7 +31,7 @@ from .problems import field_for, labels, place, problems_of, stored_problems, su
 
 __all__ = [
     "Adapter", "AppForm", "Choice", "Count", "EndState", "Fixed", "Flag", "FormField", "Group", "Name",
-    "Rows", "Screens", "Seats", "Text", "end_state_class", "choice_labels", "field_for",
+    "Rows", "GameForms", "Seats", "Text", "end_state_class", "choice_labels", "field_for",
     "give_names", "labels", "new_game_form", "options", "pad_rows", "place",
     "problems_of", "raw_values", "screens", "stored_problems", "summary", "walk", "warned",
 ]

@@ -25,6 +25,7 @@ from wtforms.validators import StopValidation
 from ..games import i18n
 from ..games.i18n import N_, _, tr
 from ..saving.spec import out_of_bounds, whole_number
+from ..web import formkeys
 
 try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
     from wtforms.fields.choices import SelectChoice as _SelectChoice

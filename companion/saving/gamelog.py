@@ -32,10 +32,11 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 
-from . import diskfull, store
-from .extensions import db
-from .models import GameChange, now
-from .saving import service, wire
+from ..base import diskfull
+from ..extensions import db
+from ..storage import store
+from ..storage.models import GameChange, now
+from . import service, wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)

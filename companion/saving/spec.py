@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .. import formkeys
 from ..games.core import Checker
 from ..games.i18n import _, tr
 from ..games.parts import MARSHAL, Parts
+from ..web import formkeys
 
 # --------------------------------------------------------------------------- how a typed value reads
 # (shared with the form's own fields, `companion.forms.fields`)

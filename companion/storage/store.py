@@ -254,7 +254,7 @@ _WRITING = threading.Lock()
 @contextmanager
 def one_commit() -> Iterator[None]:
     """Within it, `save` writes without committing: the caller adds to the same transaction (the
-    game's log entry, companion/gamelog.py) and commits once (`commit`). Whatever is not committed
+    game's log entry, companion/saving/gamelog.py) and commits once (`commit`). Whatever is not committed
     when the request ends is rolled back (the connection closed, the session removed). With SQLite,
     from the UPDATE to the commit the save holds its process's write turn."""
     state = _Transaction()

@@ -66,10 +66,10 @@ def _summary(out, sc: forms.GameForms, errors: dict) -> list[list[str]]:
         return []
     return [list(item) for item in forms.summary(_form_of(out, sc), errors)]
 
-_SCREENS: dict[str, forms.Screens] = {}
+_SCREENS: dict[str, forms.GameForms] = {}
 
 
-def screens_or_404(game_id: str) -> forms.Screens:
+def screens_or_404(game_id: str) -> forms.GameForms:
     """A game's screens, kept while its rules and forms module are the ones loaded (a test's
     stand-in game replaces them): a save reaches its field spec with no call into the forms."""
     sc = _SCREENS.get(game_id)
@@ -145,7 +145,7 @@ def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.
     try:
         with store.one_commit():
             out = service.submit(record, save, fields, write=write, finishing=finishing, posted=posted)
-            # the game's log (companion/gamelog.py): what this save changed, by this phone; `undo` when
+            # the game's log (companion/saving/gamelog.py): what this save changed, by this phone; `undo` when
             # the save is the undo of a change ("↶", static/js/play/autosave.js). Written in the save's
             # transaction and committed with it: one commit per save.
             gamelog.record(out, document=document, version=version, device=devices.device_id(),

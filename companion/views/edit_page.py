@@ -33,9 +33,11 @@ from flask import current_app, render_template, request, session
 from markupsafe import Markup, escape
 from wtforms import SelectField
 
-from .. import forms, games, history, store
+from .. import forms, games
+from ..base.lru import LRU
 from ..games import i18n
 from ..saving import spec
+from ..storage import history, store
 from .field_html import Bare, FieldHtml, esc, join_messages, warning_slot
 
 _NONCE = secrets.token_hex(6)  # a place's mark: no value typed at a table can forge it

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from .. import devices
+from ..storage import devices
 from . import changes, dates, edit, history, new_game, photo, players, results, screen, tie
 from .field_html import FieldHtml
 

@@ -14,7 +14,7 @@
 
   /* ---------------------------------------------------------------- hints said once
 
-     A long hint is said once per field kind (companion/forms/html.py): the first field of a kind
+     A long hint is said once per field kind (companion/views/field_html.py): the first field of a kind
      folds it behind "?", each other one says data-fold="ID" (ID: an id inside the first fold) and
      gets a copy of that fold here, after its label or legend (or in place of a [data-fold-here]),
      its "?" named after its own label. */

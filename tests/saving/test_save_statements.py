@@ -10,10 +10,10 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from companion import gamelog
+from app_helpers import autosave, create_game, stored
 from companion.extensions import db
-from companion.models import GameChange
-from helpers import autosave, create_game, stored
+from companion.saving import gamelog
+from companion.storage.models import GameChange
 
 NAMES = ["Maëlle", "Yanis"]
 
@@ -132,7 +132,7 @@ def test_the_write_turn_is_given_back_whatever_becomes_of_the_save(app, monkeypa
     one in conflict and one the disk refused each give it back (else the next save would wait)."""
     import sqlite3
 
-    from companion import store
+    from companion.storage import store
 
     phone, other = app.test_client(), app.test_client()
     token = create_game(phone, "revive", "base", NAMES)

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import check_layout, new_game, saved, stored_document
+from browser_helpers import check_layout, new_game, saved, stored_document
 
 pytestmark = pytest.mark.browser
 

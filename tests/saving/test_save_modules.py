@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from helpers import autosave, create_game
+from app_helpers import autosave, create_game
 
 # the engine: `games.score` and everything it calls (the rules, their parts store, their messages)
 ENGINE = {"companion.games", "companion.games.core", "companion.games.parts", "companion.games.revive"}
@@ -29,7 +29,7 @@ def _in_engine(frame) -> bool:
 def modules_on_the_way_in(call) -> list[str]:
     """The companion modules entered by `call()` from the save view's start until `store.save` is
     called (in the order first entered), the engine's calls left out."""
-    from companion import store
+    from companion.storage import store
     from companion.views import edit
 
     start, stop = edit.save.__code__, store.save.__code__
