@@ -52,11 +52,11 @@ from ..base import jsonio
 from ..extensions import db
 from ..games.core import InvalidDocument, Problem, join, join_names
 from ..games.i18n import _
-from ..saving import gamelog
 from ..storage import photos, summaries
 from ..storage.models import DeviceGame, GamePhoto, GameRecord, new_token, now
 from ..storage.store import colours_of, edition_for, padded_colours
 from ..web import limits
+from . import log_file
 
 FORMAT = "companion-export"
 VERSION = 1
@@ -157,7 +157,7 @@ def _photo_entry(game_id: int) -> dict | None:
 
 
 def _with_log(entry: dict, r, logs: dict[int, list[dict]]) -> dict:
-    """`entry` with the game's log of changes when it has one (companion/saving/gamelog.py; its dates in
+    """`entry` with the game's log of changes when it has one (companion/outputs/log_file.py; its dates in
     ISO 8601 as the file's others)."""
     items = logs.get(r.id)
     if items:
@@ -167,7 +167,7 @@ def _with_log(entry: dict, r, logs: dict[int, list[dict]]) -> dict:
 
 def _logs(group: Sequence) -> dict[int, list[dict]]:
     """The logs of a batch of games, read in one query."""
-    return gamelog.exported([r.id for r in group],
+    return log_file.exported([r.id for r in group],
                             {r.id: getattr(r, "seats_version", 0) or 0 for r in group})
 
 
@@ -328,7 +328,7 @@ class Incoming:
     summary: dict | None = None  # made while the file was checked (None: `restore` makes it)
     scored_at: datetime | None = None  # when it was first scored (None: unknown)
     photo: photos.Photo | None = None  # the photo of its final board, checked
-    log: list[dict] | None = None  # its log of changes, checked (companion/saving/gamelog.py); None: none
+    log: list[dict] | None = None  # its log of changes, checked (companion/outputs/log_file.py); None: none
 
 
 @dataclass(frozen=True)
@@ -485,7 +485,7 @@ def _game(item: object, path: str, add) -> Incoming | None:
     scored_at = _when(item.get("scored_at"), join(path, "scored_at"), before, required=False)
     photo = _photo(item.get("photo"), join(path, "photo"), before) if "photo" in item else None
     # the log of changes: absent from the files written before it (issue 32)
-    log = gamelog.checked(item["log"], join(path, "log"), before, _when) if "log" in item else None
+    log = log_file.checked(item["log"], join(path, "log"), before, _when) if "log" in item else None
     if before.count:
         return None
     return Incoming(uid, status, created, updated, [c.lower() for c in colours], document, path,
@@ -586,7 +586,7 @@ def restore(incoming: Sequence[Incoming], device: str | None) -> Outcome:
             db.session.connection().execute(sa.insert(GamePhoto.__table__), kept)
         for i, g in zip(ids, new, strict=True):  # their logs of changes
             if g.log:
-                gamelog.restore(db.session.connection(), i, g.log)
+                log_file.restore(db.session.connection(), i, g.log)
         db.session.commit()
     except Exception:
         db.session.rollback()

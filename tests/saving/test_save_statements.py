@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from app_helpers import autosave, create_game, stored
 from companion.extensions import db
+from companion.outputs import log_file
 from companion.saving import gamelog
 from companion.storage.models import GameChange
 
@@ -102,7 +103,7 @@ def test_the_log_is_trimmed_every_few_saves_and_no_reader_shows_more_than_kept(a
     with app.app_context():
         game = stored(app, token)
         shown = gamelog.changes_of(game.id)
-        exported = gamelog.exported([game.id], {game.id: 0})[game.id]
+        exported = log_file.exported([game.id], {game.id: 0})[game.id]
     assert [c.changes["players-0-track"][1] for c in shown] == [str(v) for v in range(14, 6, -1)]
     assert [e["changes"]["players-0-track"][1] for e in exported] == [str(v) for v in range(7, 15)]
 
