@@ -23,9 +23,6 @@ def create_app(config: Mapping | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from . import settings
-    from .games.core import points_text
-
-    app.add_template_filter(points_text, "points")
     # Results read in contract order (game, variant, players…), accents as they are.
     app.json.sort_keys = False
     app.json.ensure_ascii = False
@@ -73,7 +70,9 @@ def create_app(config: Mapping | None = None) -> Flask:
 
     from .storage import models  # noqa: F401 - registers the tables with SQLAlchemy
     tokens.init_app(app)  # before the blueprints: their rules use the `token` converter
-    from .views import exchange, home, play, sheets, stats, tools
+    from .views import exchange, home, play, sheets, stats, template_helpers, tools
+
+    template_helpers.init_app(app)
 
     for blueprint in (home.bp, play.bp, sheets.bp, tools.bp, stats.bp, exchange.bp):
         app.register_blueprint(blueprint)

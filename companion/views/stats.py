@@ -1,6 +1,5 @@
-"""Statistics pages (this device's games, or one player's) and what the results pages borrow from
-this feature: the BG Stats link and the category-mix chart (template globals, so views/results.py
-does not change).
+"""Statistics pages (this device's games, or one player's). Their numbers' filters and the results
+pages' BG Stats link and category-mix chart are template helpers (views/template_helpers.py).
 
 The statistics read every scored game of the device (not only the history's latest 100) in one
 query, with each game's summary written when it was saved; nothing is scored unless a summary is
@@ -10,17 +9,13 @@ thousands of games waits for the heavy share of the working slots, not the table
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
-
 import sqlalchemy as sa
 from flask import Blueprint, current_app, render_template, request
-from markupsafe import Markup
 
 from ..base import diskfull, gcpause
 from ..extensions import db
-from ..games import i18n
 from ..games.i18n import _
-from ..outputs import bgstats, charts
+from ..outputs import charts
 from ..outputs import stats as statistics
 from ..storage import devices, summaries
 from ..storage.models import DeviceGame, GameRecord
@@ -129,57 +124,3 @@ def _index():
     status = 404 if player and summary.player is None else 200
     return render_template("stats/index.html", summary=summary, asked=player,
                            charts=charts_by_group), status
-
-
-@bp.app_template_filter("decimal")
-def decimal(value: float) -> str:
-    """52.25 -> "52,3" in French, "52.3" in English; 50.0 -> "50": one decimal when there is one,
-    true minus sign."""
-    text = str(_half_up(abs(value), "0.1")).removesuffix(".0")
-    if i18n.current() == "fr":
-        text = text.replace(".", ",")
-    return ("\u2212" if value < 0 and text != "0" else "") + text
-
-
-@bp.app_template_filter("percent")
-def percent(value: float) -> str:
-    """'50 %' in French (a no-break space before the sign), "50%" in English."""
-    space = "\u00a0" if i18n.current() == "fr" else ""
-    return f"{_half_up(value * 100, '1')}{space}%"
-
-
-def _half_up(value: float, step: str) -> Decimal:
-    """Halves rounded up, as a player checks by hand (round() and format() round 40.25 to 40.2); the
-    float's noise (57 / 200 * 100 = 28.499999999999996) is dropped first."""
-    exact = Decimal(repr(value)).quantize(Decimal("1e-9"))
-    return exact.quantize(Decimal(step), rounding=ROUND_HALF_UP)
-
-
-# --------------------------------------------------------------------------- on the results pages
-
-
-@bp.app_template_global("bgstats_link")
-def bgstats_link(record: GameRecord, result) -> str:
-    return bgstats.link(result, uid=record.uid, played_at=record.created_at,
-                        duration=bgstats.duration_min(record.created_at, record.first_scored_at))
-
-
-@bp.app_template_global("category_mix")
-def category_mix(result, rows) -> list[charts.MixBar]:
-    """The results page's score pad rows as one bar per player (the same numbers as the table)."""
-    labels = [row["label"] for row in rows]
-    players = [(p.name, [row["cells"][i]["points"] for row in rows]) for i, p in enumerate(result.players)]
-    return charts.category_mix(labels, players)
-
-
-@bp.app_template_global("category_colour")
-def category_colour(index: int) -> str:
-    return charts.category_colour(index)
-
-
-@bp.app_template_global("swatch")
-def swatch(colour: str, size: int = 12) -> Markup:
-    size = int(size)
-    svg = (f'<svg class="swatch" width="{size}" height="{size}" viewBox="0 0 10 10" aria-hidden="true">'
-           f'<rect width="10" height="10" rx="2" fill="{charts.safe_colour(colour)}"/></svg>')
-    return Markup(svg)  # noqa: S704 - a checked colour and a number, nothing else
