@@ -10,7 +10,7 @@ adapter (`rules`, a `Rules`: `companion.forms.adapter.Adapter` is one; None wher
   a row this phone added when both phones added one at the same place;
 - ``keyed(changes, keys, values, names)``, ``stored_count(values, seat, key)`` and
   ``settle(data, values, keyed, changes)``: fields that follow a row by its key (Reterra's counts by
-  card), see `companion/forms/reterra.py`.
+  card), see `companion/games/reterra_fields.py`.
 """
 
 from __future__ import annotations
