@@ -11,6 +11,7 @@ game always scores: `result_of` is None for such a draft, and every page reading
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,8 +25,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 from .. import games
 from ..extensions import db
 from ..games import i18n
-from . import devices, score_cache, summaries
+from . import devices, score_cache, sqlite, summaries
 from .models import DeviceGame, GameChange, GamePhoto, GameRecord, now
+
+LOG = logging.getLogger(__name__)
 
 
 class Missing(LookupError):
@@ -242,12 +245,14 @@ class _Transaction:
     """One `one_commit()`: whether it holds this process's SQLite write turn (`_WRITING`)."""
 
     held = False
+    turn = None  # the database's write turn among processes (storage/sqlite.py), when held
 
 
 _ONE_COMMIT: ContextVar[_Transaction | None] = ContextVar("store_one_commit", default=None)
 # SQLite has one writer at a time; a thread finding the file locked sleeps in SQLite's busy handler
 # (1, 2, 5 ... 100 ms), and under load the threads of a worker queued that way while the writer waited
-# for the interpreter: the saves of one process take turns here instead, woken as soon as it is free
+# for the interpreter: the saves of one process take turns here instead, woken as soon as it is free,
+# then for the other processes' saves on the database's own turn (storage/sqlite.py's `WriteTurn`)
 _WRITING = threading.Lock()
 
 
@@ -271,12 +276,25 @@ def _take_turn(connection: sa.Connection) -> None:
     if state is not None and not state.held and connection.dialect.name == "sqlite":
         _WRITING.acquire()
         state.held = True
+        turn = sqlite.write_turn(connection.engine)
+        if turn is not None:  # then the other processes' saves: this process's one is waiting for it
+            try:
+                turn.acquire()
+            except OSError:  # a file that cannot be locked: SQLite's busy handler alone, as before
+                LOG.warning("the write turn %s cannot be locked", turn.path, exc_info=True)
+            else:
+                state.turn = turn
 
 
 def _release(state: _Transaction | None) -> None:
     if state is not None and state.held:
         state.held = False
-        _WRITING.release()
+        turn, state.turn = state.turn, None
+        try:
+            if turn is not None:
+                turn.release()
+        finally:
+            _WRITING.release()
 
 
 def commit(record) -> None:

@@ -153,3 +153,98 @@ def test_the_write_turn_is_given_back_whatever_becomes_of_the_save(app, monkeypa
     monkeypatch.setattr(gamelog, "_write", written)
     assert autosave(phone, token, 2, players__0__track=("10", "11")).status_code == 200
     assert stored(app, token).document["players"][0]["track"] == 11
+
+
+def _turn_is_free(path: str) -> bool:
+    """Whether another process could take the database's write turn now: a lock taken through a file
+    opened apart excludes as one from another process would."""
+    import fcntl
+    import os
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return True
+    finally:
+        os.close(fd)
+
+
+def test_the_other_processes_wait_for_the_write_turn_from_the_update_to_the_commit(app, monkeypatch):
+    """The server's processes (gunicorn's workers) take turns for SQLite's write through a lock file
+    beside the database (storage/sqlite.py): held from a save's UPDATE until its commit, so another
+    worker's save waits for it in the kernel, woken at once, instead of sleeping in SQLite's busy
+    handler; given back after a conflict or a refused write too."""
+    import sqlite3
+
+    from companion.storage import sqlite as sqlite_setup
+
+    with app.app_context():
+        turn = sqlite_setup.write_turn(db.engine)
+    assert turn is not None and turn.path.endswith(".sqlite3-turn")
+    phone, other = app.test_client(), app.test_client()
+    token = create_game(phone, "revive", "base", NAMES)
+    seen: list[bool] = []
+    written = gamelog._write
+
+    def watched(connection, *args):  # between the UPDATE and the commit: the log's INSERT
+        seen.append(_turn_is_free(turn.path))
+        written(connection, *args)
+
+    monkeypatch.setattr(gamelog, "_write", watched)
+    assert autosave(phone, token, 1, players__0__track=("", "10")).status_code == 200
+    assert seen == [False] and _turn_is_free(turn.path)
+    assert autosave(other, token, 1, players__0__track=("", "12")).status_code == 409  # a conflict
+    assert _turn_is_free(turn.path)
+
+    def full(connection, *args):
+        written(connection, *args)
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    monkeypatch.setattr(gamelog, "_write", full)
+    assert autosave(phone, token, 2, players__0__track=("10", "11")).status_code == 507
+    assert _turn_is_free(turn.path)
+
+
+def test_a_save_waits_for_another_process_holding_the_write_turn(app, tmp_path):
+    """A save arriving while another process holds the turn is stored once that process lets go
+    (not refused, not lost): the turn is waited for, the way SQLite's own lock was."""
+    import subprocess
+    import sys
+    import threading
+
+    from companion.storage import sqlite as sqlite_setup
+
+    with app.app_context():
+        turn = sqlite_setup.write_turn(db.engine)
+    phone = app.test_client()
+    token = create_game(phone, "revive", "base", NAMES)
+    holder = subprocess.Popen(  # another process: takes the turn, says so, lets go when told
+        [sys.executable, "-c", "import fcntl, os, sys\n"
+         f"fd = os.open({turn.path!r}, os.O_RDWR | os.O_CREAT)\n"
+         "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.readline()\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        answers = []
+        saving = threading.Thread(
+            target=lambda: answers.append(autosave(phone, token, 1, players__0__track=("", "10"))))
+        saving.start()
+        from companion.storage import store
+
+        while not store._WRITING.locked():  # the save has its process's turn, and waits for the file's
+            assert saving.is_alive() and holder.poll() is None
+            threading.Event().wait(0.01)
+        assert saving.is_alive() and not answers
+        assert stored(app, token).version == 1  # not written while the other process holds the turn
+        holder.stdin.write("go\n")
+        holder.stdin.flush()
+        saving.join(timeout=120)
+        assert answers and answers[0].status_code == 200
+        assert stored(app, token).document["players"][0]["track"] == 10
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
