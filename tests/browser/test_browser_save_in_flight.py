@@ -101,3 +101,83 @@ def test_a_field_typed_while_a_save_meets_a_conflict_is_not_written_over_the_oth
         assert (jules["castles"], jules["ports"]) == (2, 5)
     finally:
         context.close()
+
+
+def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone, browser, live_server):
+    """Reterra (static/js/board.js): three cards in play on both phones, Léo has 1 Puits; B gives Léo 2
+    Forge. A, not caught up, removes the Puits: the Forge moves up a row on A, its count for Léo (blank
+    on A) only
+    moved with its card, so A does not send it and the server keeps B's 2 on the Forge. A must then
+    show Léo's 2 (not a blank said "Enregistré" while the server holds 2), and A's next save must not
+    blank it."""
+    url = new_game(phone, "reterra", "base", ["Inès", "Léo"])
+    for k, (name, points) in enumerate([("Ferme", 3), ("Puits", 2), ("Forge", 4)]):
+        if k:
+            phone.get_by_role("button", name="Ajouter une carte").tap()
+        phone.fill(f'[name="buildings-{k}-name"]', name)
+        phone.fill(f'[name="buildings-{k}-points"]', str(points))
+    show_player(phone, 1)
+    phone.locator('#f-players-1-built-1 button[data-step="1"]').tap()  # Léo: 1 Puits
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 1)
+        for _ in range(2):
+            other.locator('#f-players-1-built-2 button[data-step="1"]').tap()
+        saved(other)
+        assert stored_document(live_server, url)["players"][1]["buildings"] == {"puits": 1, "forge": 2}
+        phone.locator(".steps-list a", has_text="Table").click()
+        phone.locator('[data-rows="buildings"] [data-row]').nth(1).locator("[data-remove-row]").tap()
+        saved(phone)
+        doc = stored_document(live_server, url)
+        assert [c["id"] for c in doc["buildings"]] == ["ferme", "forge"]
+        assert doc["players"][1]["buildings"] == {"forge": 2}
+        show_player(phone, 1)
+        expect(phone.locator("#f-players-1-built-1 label")).to_have_text("Forge")
+        expect(phone.locator('[name="players-1-built-1"]')).to_have_value("2")
+        phone.locator('#f-players-1-segments button[data-step="1"]').tap()  # A goes on with Léo
+        saved(phone)
+        leo = stored_document(live_server, url)["players"][1]
+        assert (leo["segments"], leo["buildings"]) == (1, {"forge": 2})
+    finally:
+        context.close()
+
+
+def test_a_card_removed_in_a_save_meeting_a_conflict_keeps_the_other_phones_count(phone, browser,
+                                                                                  live_server):
+    """The same when A's save removing the Puits meets a conflict (B gave Inès 3 segments, A 1): nothing
+    is stored, A chooses its own values, and Léo's Forge on A is B's 2, kept by the save that follows."""
+    url = new_game(phone, "reterra", "base", ["Inès", "Léo"])
+    for k, (name, points) in enumerate([("Ferme", 3), ("Puits", 2), ("Forge", 4)]):
+        if k:
+            phone.get_by_role("button", name="Ajouter une carte").tap()
+        phone.fill(f'[name="buildings-{k}-name"]', name)
+        phone.fill(f'[name="buildings-{k}-points"]', str(points))
+    show_player(phone, 1)
+    phone.locator('#f-players-1-built-1 button[data-step="1"]').tap()  # Léo: 1 Puits
+    saved(phone)
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 1)
+        for _ in range(2):
+            other.locator('#f-players-1-built-2 button[data-step="1"]').tap()
+        show_player(other, 0)
+        other.fill('[name="players-0-segments"]', "3")
+        saved(other)
+        phone.locator(".steps-list a", has_text="Table").click()
+        phone.locator('[data-rows="buildings"] [data-row]').nth(1).locator("[data-remove-row]").tap()
+        show_player(phone, 0)
+        phone.locator('#f-players-0-segments button[data-step="1"]').tap()  # sent at once, with the removal
+        expect(phone.locator("#t-players-0-segments")).to_have_text("Enregistré sur l'autre appareil : 3")
+        assert len(stored_document(live_server, url)["buildings"]) == 3  # nothing stored
+        phone.get_by_role("button", name="Appliquer mes saisies").click()
+        saved(phone)
+        doc = stored_document(live_server, url)
+        assert [c["id"] for c in doc["buildings"]] == ["ferme", "forge"]
+        assert (doc["players"][0]["segments"], doc["players"][1]["buildings"]) == (1, {"forge": 2})
+        show_player(phone, 1)
+        expect(phone.locator('[name="players-1-built-1"]')).to_have_value("2")
+    finally:
+        context.close()
