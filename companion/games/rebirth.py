@@ -58,6 +58,7 @@ CASTLES_MAX = 12
 MISSION_POINTS = (1, 30)
 CARDS_MAX = 8  # 8 cathedral floor pawns: at most 8 mission cards, gifts included (R7)
 PUBLIC_MAX = 8  # 8 public missions face up
+CITIES_MAX = 40  # the edit page's bound: a stored game never holds more cities than its page shows
 GIFT_POINTS = 3
 CASTLE_POINTS = 5
 TOWER_LIMITS = {13: 3, 3: 2}  # R8: three towers give 13, two give 3
@@ -632,7 +633,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
 
     seats = tuple(names)
     cities = []
-    for i, raw in enumerate(check.array(doc, "cities", "")):
+    for i, raw in enumerate(check.array(doc, "cities", "", max_items=CITIES_MAX)):
         city = PARTS.part(_city_part, check, raw, join("cities", i), variant, seats, i)
         if city is not None:
             cities.append(city)

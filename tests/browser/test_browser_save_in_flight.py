@@ -5,7 +5,6 @@ the test (`hold`) and let go when the test says: no wall-clock wait, the order i
 
 from __future__ import annotations
 
-
 import pytest
 from playwright.sync_api import expect
 

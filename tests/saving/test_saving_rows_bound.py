@@ -4,11 +4,13 @@ the message beside the list, and nothing of it is stored. Blank rows among them 
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from app_helpers import create_game, stored
+from companion.cli import main
 from companion.games import reterra, revive
 from companion.saving import wire
 
@@ -70,3 +72,22 @@ def test_the_api_says_the_path_of_a_list_too_long(client):
     assert {"path": "players[0].great_locations", "message": "au plus 5 éléments (il y en a 6)"} \
         in answer.json["errors"]
 
+
+
+def test_a_rebirth_game_never_holds_more_cities_than_its_page(client):
+    """Rebirth's cities have the page's bound in the engine too (docs/rulings.md): the API and the
+    command line say the path of a 41st city, so no restored game holds one its page would cut."""
+    from companion.games import rebirth
+
+    city = {"size": 1, "tiles": [{"player": "Ugo", "influence": 1}]}
+    doc = {"game": "rebirth", "variant": "scotland", "players": [{"name": "Ugo"}, {"name": "Wes"}],
+           "cities": [city] * (rebirth.CITIES_MAX + 1)}
+    answer = client.post("/api/v1/score", data=json.dumps(doc), content_type="application/json")
+    assert answer.status_code == 422
+    assert answer.json["errors"] == [{"path": "cities", "message": "au plus 40 éléments (il y en a 41)"}]
+    err = io.StringIO()
+    assert main(["score", "-"], stdout=io.StringIO(), stderr=err, stdin=io.StringIO(json.dumps(doc))) == 2
+    assert err.getvalue().strip() == "cities: au plus 40 éléments (il y en a 41)"
+    doc["cities"] = doc["cities"][:-1]
+    answer = client.post("/api/v1/score", data=json.dumps(doc), content_type="application/json")
+    assert answer.status_code == 200
