@@ -309,7 +309,7 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
         check.add(join(path, "size"), _("les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)"))
     else:
         size = check.int_value(value["size"], join(path, "size"), 1, top)
-    raw_tiles = check.array(value, "tiles", path)
+    raw_tiles = check.array(value, "tiles", path, max_items=top)  # more than the size: a rule (below)
     if size and len(raw_tiles) > size:
         check.rule(join(path, "tiles"), _("au plus {v1} dans une ville de {v2} (il y en a {v3})",
                                           v1=ngettext("{n} tuile", "{n} tuiles", size),
@@ -407,7 +407,7 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
     p.castles = check.integer(raw, "castles", path, 0, CASTLES_MAX)
     p.castles_ok = len(check.problems) == before
     if variant == "scotland":
-        p.missions = _cards(check, raw, "missions", path, "achieved")
+        p.missions = _cards(check, raw, "missions", path, "achieved", max_items=CARDS_MAX)
         p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:

@@ -91,3 +91,23 @@ def test_a_rebirth_game_never_holds_more_cities_than_its_page(client):
     doc["cities"] = doc["cities"][:-1]
     answer = client.post("/api/v1/score", data=json.dumps(doc), content_type="application/json")
     assert answer.status_code == 200
+
+
+def test_a_draft_never_holds_more_rows_than_its_page():
+    """A draft may break a rule between fields, never a page's bound: nine private missions, or five
+    tiles in an Irish city without its size, are values wrong on their own (a restored draft would
+    otherwise be stored, shown cut on its page, and lose the last row at its next save)."""
+    from companion import games
+
+    mission = {"points": 3, "achieved": True}
+    doc = {"game": "rebirth", "variant": "scotland",
+           "players": [{"name": "Ugo", "missions": [mission] * 9}, {"name": "Wes"}]}
+    wrong = [(p.path, p.message) for p in games.validate(doc) if p.kind != games.RULE]
+    assert wrong == [("players[0].missions", "au plus 8 éléments (il y en a 9)")]
+    tile = {"player": "Ugo", "influence": 1}
+    doc = {"game": "rebirth", "variant": "ireland", "players": [{"name": "Ugo"}, {"name": "Wes"}],
+           "cities": [{"tiles": [tile] * 5}]}
+    wrong = [(p.path, p.message) for p in games.validate(doc) if p.kind != games.RULE]
+    assert wrong == [("cities[0].tiles", "au plus 4 éléments (il y en a 5)")]
+    doc["cities"] = [{"size": 2, "tiles": [tile] * 3}]  # more than its size: a rule, kept as a draft
+    assert all(p.kind == games.RULE for p in games.validate(doc))
