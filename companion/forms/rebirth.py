@@ -168,8 +168,8 @@ def table_form(variant: str) -> type[Form]:
                       lambda: _("chaque ville ({sizes}) où une communauté a été posée, avec ses tuiles ; "
                                 "complète : prix du classement d'influence ; incomplète : 1 point par icône",
                                 sizes=tr(sizes)),
-                      max_entries=engine.CITIES_MAX, item_label=N_("Ville"),
-                      add_label=N_("Ajouter une ville"), remove_label=N_("Retirer la ville"))
+                      max_entries=40, item_label=N_("Ville"), add_label=N_("Ajouter une ville"),
+                      remove_label=N_("Retirer la ville"))
         if variant == "ireland":
             blarney = Name(N_("Château de Blarney"), N_("qui le contrôle en fin de partie : départage une "
                                                    "égalité"))

@@ -58,7 +58,6 @@ CASTLES_MAX = 12
 MISSION_POINTS = (1, 30)
 CARDS_MAX = 8  # 8 cathedral floor pawns: at most 8 mission cards, gifts included (R7)
 PUBLIC_MAX = 8  # 8 public missions face up
-CITIES_MAX = 40  # the edit page's bound: a stored game never holds more cities than its page shows
 GIFT_POINTS = 3
 CASTLE_POINTS = 5
 TOWER_LIMITS = {13: 3, 3: 2}  # R8: three towers give 13, two give 3
@@ -309,7 +308,7 @@ def _read_city(check: Checker, value: Any, path: str, variant: str | None,
         check.add(join(path, "size"), _("les villes de 4 cases n'existent qu'en Irlande (Écosse : 1 à 3)"))
     else:
         size = check.int_value(value["size"], join(path, "size"), 1, top)
-    raw_tiles = check.array(value, "tiles", path, max_items=top)  # more than the size: a rule (below)
+    raw_tiles = check.array(value, "tiles", path)
     if size and len(raw_tiles) > size:
         check.rule(join(path, "tiles"), _("au plus {v1} dans une ville de {v2} (il y en a {v3})",
                                           v1=ngettext("{n} tuile", "{n} tuiles", size),
@@ -407,7 +406,7 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
     p.castles = check.integer(raw, "castles", path, 0, CASTLES_MAX)
     p.castles_ok = len(check.problems) == before
     if variant == "scotland":
-        p.missions = _cards(check, raw, "missions", path, "achieved", max_items=CARDS_MAX)
+        p.missions = _cards(check, raw, "missions", path, "achieved")
         p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:
@@ -633,7 +632,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
 
     seats = tuple(names)
     cities = []
-    for i, raw in enumerate(check.array(doc, "cities", "", max_items=CITIES_MAX)):
+    for i, raw in enumerate(check.array(doc, "cities", "")):
         city = PARTS.part(_city_part, check, raw, join("cities", i), variant, seats, i)
         if city is not None:
             cities.append(city)

@@ -4,13 +4,11 @@ the message beside the list, and nothing of it is stored. Blank rows among them 
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 
 from app_helpers import create_game, stored
-from companion.cli import main
 from companion.games import reterra, revive
 from companion.saving import wire
 
@@ -71,43 +69,3 @@ def test_the_api_says_the_path_of_a_list_too_long(client):
     assert answer.status_code == 422
     assert {"path": "players[0].great_locations", "message": "au plus 5 éléments (il y en a 6)"} \
         in answer.json["errors"]
-
-
-
-def test_a_rebirth_game_never_holds_more_cities_than_its_page(client):
-    """Rebirth's cities have the page's bound in the engine too (docs/rulings.md): the API and the
-    command line say the path of a 41st city, so no restored game holds one its page would cut."""
-    from companion.games import rebirth
-
-    city = {"size": 1, "tiles": [{"player": "Ugo", "influence": 1}]}
-    doc = {"game": "rebirth", "variant": "scotland", "players": [{"name": "Ugo"}, {"name": "Wes"}],
-           "cities": [city] * (rebirth.CITIES_MAX + 1)}
-    answer = client.post("/api/v1/score", data=json.dumps(doc), content_type="application/json")
-    assert answer.status_code == 422
-    assert answer.json["errors"] == [{"path": "cities", "message": "au plus 40 éléments (il y en a 41)"}]
-    err = io.StringIO()
-    assert main(["score", "-"], stdout=io.StringIO(), stderr=err, stdin=io.StringIO(json.dumps(doc))) == 2
-    assert err.getvalue().strip() == "cities: au plus 40 éléments (il y en a 41)"
-    doc["cities"] = doc["cities"][:-1]
-    answer = client.post("/api/v1/score", data=json.dumps(doc), content_type="application/json")
-    assert answer.status_code == 200
-
-
-def test_a_draft_never_holds_more_rows_than_its_page():
-    """A draft may break a rule between fields, never a page's bound: nine private missions, or five
-    tiles in an Irish city without its size, are values wrong on their own (a restored draft would
-    otherwise be stored, shown cut on its page, and lose the last row at its next save)."""
-    from companion import games
-
-    mission = {"points": 3, "achieved": True}
-    doc = {"game": "rebirth", "variant": "scotland",
-           "players": [{"name": "Ugo", "missions": [mission] * 9}, {"name": "Wes"}]}
-    wrong = [(p.path, p.message) for p in games.validate(doc) if p.kind != games.RULE]
-    assert wrong == [("players[0].missions", "au plus 8 éléments (il y en a 9)")]
-    tile = {"player": "Ugo", "influence": 1}
-    doc = {"game": "rebirth", "variant": "ireland", "players": [{"name": "Ugo"}, {"name": "Wes"}],
-           "cities": [{"tiles": [tile] * 5}]}
-    wrong = [(p.path, p.message) for p in games.validate(doc) if p.kind != games.RULE]
-    assert wrong == [("cities[0].tiles", "au plus 4 éléments (il y en a 5)")]
-    doc["cities"] = [{"size": 2, "tiles": [tile] * 3}]  # more than its size: a rule, kept as a draft
-    assert all(p.kind == games.RULE for p in games.validate(doc))
