@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..games.core import Checker
-from ..games.i18n import _, tr
+from ..games.i18n import _, ngettext, tr
 from ..games.parts import MARSHAL, Parts
 from ..web import formkeys
 
@@ -458,7 +458,12 @@ def _read(node, name: str, path: str | None, r: Reading):
         return {k: v for k, v in value.items()
                 if not (v is None and _leaf_of(node, k) is not None and not _leaf_of(node, k).nobody)}
     if isinstance(node, Rows):
-        indices = r.indices(name)[:node.max_entries]
+        indices = r.indices(name)
+        if len(indices) > node.max_entries:  # never a silent cut: blank rows go, more is refused
+            indices = [k for k in indices if not _blank(node.item, f"{name}-{k}", r)]
+            if len(indices) > node.max_entries:
+                r.say(name, ngettext("au plus {n} élément (il y en a {given})", "au plus {n} éléments "
+                                     "(il y en a {given})", node.max_entries, given=len(indices)))
         if not indices:
             indices = [0]
         r.rows[name] = indices
@@ -496,7 +501,7 @@ def _blank(node, name: str, r: Reading) -> bool:
     if isinstance(node, Group):
         return all(_blank(sub, name_of(name, key), r) for key, sub in node.fields)
     if isinstance(node, Rows):
-        return all(_blank(node.item, f"{name}-{k}", r) for k in (r.indices(name)[:node.max_entries] or [0]))
+        return all(_blank(node.item, f"{name}-{k}", r) for k in (r.indices(name) or [0]))
     if isinstance(node, Fixed):
         return all(_blank(node.item, f"{name}-{i}", r) for i in range(node.n))
     text = r.values.get(name)

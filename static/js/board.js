@@ -520,7 +520,29 @@
      it added included, so every count stays where it is and only the labels follow. Without this,
      a card row added for another phone's card moved the counts as if this phone had added it, and
      blanked the other phone's count for it. */
-  document.addEventListener("adopted", function () { known = cardRows(); sync(); });
+  document.addEventListener("adopted", function () { known = cardRows(); sync(); follow(); });
+
+  /* A count a save left out because it only moved with its card (below) is not this phone's: once
+     the page hears what the server holds, it shows the server's count for that card (another phone
+     may have changed it meanwhile), unless the player changed it since. Without this the page kept
+     its own, said "Enregistré" while the server held the other phone's, and its next save (from a
+     base that is the server's) wrote it over the other phone's without a word. */
+  function follow() {
+    var input = owner && owner.querySelector("input[name=base_values]"), base = {}, rows = {};
+    try { base = JSON.parse(input ? input.value : "{}") || {}; } catch (err) { base = {}; }
+    Object.keys(base).forEach(function (n) {
+      var m = /^buildings-(\d+)-name$/.exec(n);
+      if (m && base[n]) rows[base[n].trim().toLowerCase()] = m[1];
+    });
+    var list = cardRows();
+    Object.keys(followed).forEach(function (n) {
+      var m = /^players-(\d+)-built-(\d+)$/.exec(n), field = document.getElementsByName(n)[0];
+      var row = rows[cardName(list[+m[2]]).toLowerCase()];
+      if (!field || field.value !== followed[n] || row === undefined) return;
+      field.value = base["players-" + m[1] + "-built-" + row] || "";
+    });
+    followed = {};
+  }
 
   /* A save says which card each count was typed for (its name on this page): the server puts it on
      that card wherever the card is stored now (another phone may have removed a card above it since,
@@ -528,9 +550,11 @@
      change only when it differs from what the base held for that card, so a card removed here moves
      no count (the server keeps each card's counts with it). */
   var owner = cardsBox.closest("form");
+  var followed = {};  // count field -> its value when a save left it out as only moved with its card
   if (owner) owner.addEventListener("sending", function (e) {
     var changes = e.detail.changes, keys = e.detail.keys, base = e.detail.base || {};
     var rows = cardRows(), was = {};
+    followed = {};
     Object.keys(base).forEach(function (n) {
       var m = /^buildings-(\d+)-name$/.exec(n);
       if (m && base[n]) was[base[n].trim().toLowerCase()] = m[1];
@@ -542,7 +566,7 @@
       if (!card) { delete changes[n]; return; }  // no card on this row: no count to keep
       var row = was[card.toLowerCase()];
       var before = row === undefined ? "" : (base["players-" + m[1] + "-built-" + row] || "");
-      if (before === changes[n][1]) { delete changes[n]; return; }
+      if (before === changes[n][1]) { followed[n] = changes[n][1]; delete changes[n]; return; }
       changes[n] = [before, changes[n][1]];
       keys[n] = card;
     });

@@ -371,6 +371,16 @@
 
   /* An answer saying what the server holds now (a save's, or `catchUp`'s): the fields, the totals,
      the rules not met yet (flagged beside their fields, saved anyway) and the warnings. */
+  /* The fields this phone changed that a save did not carry (typed while it was on its way, a board
+     kept here): the save's answer leaves them their base, as `catchUp` does. Based on what the
+     other phone stored meanwhile instead, they would go over it unseen at the next save. */
+  function meanwhile(sent, also) {
+    var out = {}, now = changes(false);
+    Object.keys(now).forEach(function (n) { if (!(n in sent)) out[n] = 1; });
+    Object.keys(also || {}).forEach(function (n) { out[n] = 1; });
+    return out;
+  }
+
   function take(data, sent, keep) {
     version.value = data.version;
     stored = data.stored || {};
@@ -488,7 +498,7 @@
             if ((data.stored || {})[n]) base[n] = data.stored[n]; else delete base[n];
           });
         });
-        take(data, sent);
+        take(data, sent, meanwhile(sent));
         if (pending()) writeDraft(); else dropDraft();
         if (data.refused && data.refused.length) {
           /* stored without the values wrong on their own: each keeps what was typed (its base is what
@@ -524,7 +534,7 @@
         stored = data.stored || {};
         conflicts = data.theirs || {};
         paused = true;
-        adopt(stored, conflicts);  // the other phone's other changes are taken in
+        adopt(stored, meanwhile(sent, conflicts));  // the other phone's other changes are taken in
         clearMarks();
         markTheirs(conflicts);
         storedTotals = data.totals;
