@@ -283,6 +283,8 @@ class Phone:
                 page.locator(f'[name="{name}"]').click()
                 self.taps += 1
                 self.moved = None
+                if os.environ.get("BENCH_TRACE"):
+                    print("TAP field", name, file=sys.stderr)
         if os.environ.get("BENCH_TRACE"):
             print("TYPE", name, value, file=sys.stderr)
         page.keyboard.type(str(value))
@@ -457,9 +459,10 @@ def play(page, base: str, key: str, doc: dict) -> dict:
     names = [p["name"] for p in doc["players"]]
     page.goto(f"{base}/nouvelle?game={doc['game']}&variant={doc['variant']}")
     phone.measure("nouvelle partie")
-    # the first name tapped, the others reached with "suivant"; "suivant" on the blank seat after the
-    # last name (or on the last seat) starts the game
-    phone.tap(page.locator('[name="players-0-name"]'))
+    # the first name has the cursor when the page opens (else tapped), the others reached with
+    # "suivant"; "suivant" on the blank seat after the last name, or on the last seat, starts the game
+    if page.evaluate("document.activeElement && document.activeElement.name") != "players-0-name":
+        phone.tap(page.locator('[name="players-0-name"]'))
     for i, name in enumerate(names):
         if i:
             page.keyboard.press("Enter")

@@ -247,7 +247,8 @@
      Enter moves to the next field to type in (a phone keyboard's "suivant"), never submits halfway
      (the first submit button of the score form is a list's "Ajouter ..."); on the last field it does
      the page's main action ([data-main]). On a form marked data-enter-done, Enter on a blank field
-     is the main action too (the new-game page: the last players' seats are optional). */
+     is the main action too (the new-game page: the last players' seats are optional), and so is Enter
+     on a field marked data-enter-main (the new-game page's last seat, its keyboard key saying "go"). */
   function typable(el) {
     return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=checkbox])" +
                       ":not([type=radio]), textarea") && !el.disabled && !el.readOnly && el.offsetParent !== null;
@@ -259,7 +260,8 @@
     e.preventDefault();
     var all = $all("input, select, textarea", owner);
     var next = all.slice(all.indexOf(el) + 1).filter(typable)[0];
-    var blankDone = owner.hasAttribute("data-enter-done") && typable(el) && !el.value.trim();
+    var blankDone = (owner.hasAttribute("data-enter-done") && typable(el) && !el.value.trim()) ||
+      el.hasAttribute("data-enter-main");
     if (next && !blankDone) { next.focus(); return; }
     var main = owner.querySelector("[data-main]");
     if (!main) return;

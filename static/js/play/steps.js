@@ -110,9 +110,19 @@
     var summary = document.getElementById("error-summary");
     if (start < 0 && firstBad && summary && !summary.hidden) start = stepOf(firstBad);  // a refused post
     if (start < 0) start = keptStep();  // a refresh, a game reopened
+    var fresh = start < 0 && !firstBad;  // opened here for the first time: no link, no step kept
     if (start < 0) start = firstBad ? stepOf(firstBad) : 0;
     showStep(Math.max(0, start), false);
     flagSteps();
+    /* A game nobody has typed in, opened on this phone for the first time (the new-game page leads
+       here): the cursor waits in the first field to type, as after "Suivant" (issue 32; a game
+       started, a refresh, a link to a step keep the page as it opens). */
+    if (fresh && !$all("input", form).some(function (el) {
+      return /^(text|number|search|tel)$/.test(el.type) && el.value.trim();
+    })) {
+      var firstField = fieldsOf(onStage).filter(function (el) { return el.matches("input"); })[0];
+      if (firstField) firstField.focus();
+    }
 
     document.addEventListener("click", function (e) {
       var go = e.target.closest("[data-goto]");
@@ -151,6 +161,18 @@
       if (at >= 0 && at + 1 < list.length) { e.preventDefault(); list[at + 1].focus(); return; }
       if (onStage + 1 < steps.length) { e.preventDefault(); showStep(onStage + 1, true); }
       /* the last step's last field: the page's main action (the Enter key handler above) */
+    });
+  }
+
+  /* The last field of the last step: its "suivant" shows the results (fields.js: the page's main
+     action), so the phone keyboard's key says "go" there, "next" everywhere else. */
+  if (form && steps.length > 1) {
+    form.addEventListener("focusin", function (e) {
+      var el = e.target;
+      if (!el.matches("input") || /^(submit|button|checkbox|radio|hidden)$/.test(el.type)) return;
+      var list = fieldsOf(onStage);
+      if (onStage + 1 >= steps.length && list[list.length - 1] === el) el.setAttribute("enterkeyhint", "go");
+      else if (el.getAttribute("enterkeyhint") === "go") el.setAttribute("enterkeyhint", "next");
     });
   }
 
