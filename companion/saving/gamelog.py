@@ -110,8 +110,11 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     return differences(before, after.values, getattr(after, "same", None)) or None
 
 
-# Statements built once (building one at each save cost more than running it, as store.save's).
-_INSERT = _TABLE.insert()
+# Statements built once (building one at each save cost more than running it, as store.save's); the
+# INSERT of every save run as plain SQL (`store.Plain`)
+_INSERT = store.Plain(_TABLE.insert().inline().values(
+    {name: sa.bindparam(name, type_=_TABLE.c[name].type)
+     for name in ("game_id", "phone", "at", "version", "changes", "undo_of")}))
 _OF_GAME = sa.select(_TABLE.c.id).where(_TABLE.c.id == sa.bindparam("change"),
                                         _TABLE.c.game_id == sa.bindparam("game"))
 _OLDEST_KEPT = (sa.select(_TABLE.c.id).where(_TABLE.c.game_id == sa.bindparam("game"))
@@ -122,7 +125,7 @@ _BOUND = _TABLE.delete().where(_TABLE.c.game_id == sa.bindparam("game"), _TABLE.
 def _write(connection, game_id: int, device: str, version: int, changes: dict, undo_of: int | None) -> None:
     if undo_of is not None:  # a change of this game only
         undo_of = connection.execute(_OF_GAME, {"change": undo_of, "game": game_id}).scalar_one_or_none()
-    connection.execute(_INSERT, {
+    _INSERT.execute(connection, {
         "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
         "changes": json.dumps(changes, ensure_ascii=False, separators=(",", ":")), "undo_of": undo_of})
     # only the last KEPT changes of the game (the index on game and id: one short step), trimmed

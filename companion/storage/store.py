@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
@@ -42,6 +44,110 @@ class StaleVersion(Exception):
     def __init__(self, record: GameRecord):
         super().__init__(f"game {record.id} is at version {record.version}")
         self.record = record
+
+
+# --------------------------------------------------------------------------- plain statements
+
+# The autosave's statements as plain SQL (issue 33): `connection.execute(statement)` finds the
+# compiled statement in SQLAlchemy's cache but still, at every call, makes its cache key, builds the
+# parameters and their processors, an execution context and the result's columns (`exec_driver_sql`
+# most of it too): for the game read, the versioned UPDATE and the log's INSERT, several times what
+# SQLite takes to run them. A `Plain` statement keeps per database (its dialect) the SQL string
+# (SQLite's `?`, PostgreSQL's `%(name)s` with its casts), its parameters' order and type processors
+# (a document to JSON text, a date to SQLite's text) and those of the columns it reads, and runs on a
+# cursor of the connection through `Connection._cursor_execute`, SQLAlchemy's own path for its
+# special-case statements: the engine's events fire (tests/saving/test_save_statements.py counts
+# them), a driver's error is raised as SQLAlchemy's (a full disk, a dropped connection), and the
+# statement is in the connection's transaction, committed by `connection.commit()`.
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    positional: bool
+    binds: tuple  # (name as sent, name in the values, its default, its processor or None), in order
+    columns: tuple  # the processor of each column read, or None (a statement that reads none: empty)
+
+
+class Plain:
+    """One Core statement run as plain SQL, with its values by bind name: `execute(connection,
+    values)` a write (the rows it wrote), `first(connection, values)` a read (its first row)."""
+
+    def __init__(self, statement):
+        self.statement = statement
+        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # per dialect
+
+    def compiled(self, dialect) -> _Compiled:
+        try:
+            return self._compiled[dialect]
+        except KeyError:
+            pass
+        compiled = self.statement.compile(dialect=dialect)
+        # Values SQLAlchemy would add at each call (a Python default, an INSERT's new key read back)
+        # have no place in a plain statement: such a statement is refused when first run.
+        if compiled.insert_prefetch or compiled.update_prefetch or compiled.effective_returning \
+                or any(b.expanding or b.literal_execute for b in compiled.binds.values()):
+            raise ValueError(f"not a plain statement: {compiled.string}")
+        escaped = compiled.escaped_bind_names or {}
+        order = compiled.positiontup if compiled.positional else list(compiled.binds)
+        binds = []
+        for name in order:
+            bind = compiled.binds[name]
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            default = _REQUIRED if bind.required else bind.value
+            binds.append((escaped.get(name, name), bind.key, default, processor))
+        columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
+                        for column in getattr(self.statement, "selected_columns", ()))
+        done = _Compiled(compiled.string, compiled.positional, tuple(binds), columns)
+        self._compiled[dialect] = done
+        return done
+
+    def _run(self, connection: sa.Connection, values: dict[str, Any]):
+        """The statement run on a new cursor of `connection` (the caller closes it)."""
+        plain = self.compiled(connection.dialect)
+        sent = [(name, _value(values, key, default, processor))
+                for name, key, default, processor in plain.binds]
+        parameters = tuple(value for _name, value in sent) if plain.positional else dict(sent)
+        if not connection.in_transaction():
+            connection.begin()  # as a statement through `execute` would: committed by `connection.commit()`
+        cursor = connection.connection.cursor()
+        try:
+            connection._cursor_execute(cursor, plain.sql, parameters)  # noqa: SLF001 - see above
+        except BaseException:
+            cursor.close()
+            raise
+        return cursor
+
+    def execute(self, connection: sa.Connection, values: dict[str, Any]) -> int:
+        """Run a write; the number of rows it wrote."""
+        cursor = self._run(connection, values)
+        try:
+            return cursor.rowcount
+        finally:
+            cursor.close()
+
+    def first(self, connection: sa.Connection, values: dict[str, Any]) -> tuple | None:
+        """Run a read; its first row, each column as the Core statement reads it, or None."""
+        cursor = self._run(connection, values)
+        try:
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        if row is None:
+            return None
+        processors = self.compiled(connection.dialect).columns
+        return tuple(value if processor is None else processor(value)
+                     for value, processor in zip(row, processors, strict=True))
+
+
+_REQUIRED = object()  # a bind parameter without a value of its own: the caller's values must give it
+
+
+def _value(values: dict, key: str, default, processor):
+    value = values.get(key, default)
+    if value is _REQUIRED:
+        raise KeyError(key)
+    return value if processor is None else processor(value)
 
 
 # --------------------------------------------------------------------------- games
@@ -160,6 +266,8 @@ _HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE
          _TABLE.c.seats_version]
 HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
            "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
+# the same, run as plain SQL on a `saving` connection (`Plain`)
+_HELD_BY = {key: Plain(statement) for key, statement in HELD_BY.items()}
 
 
 def held_by_edit_token(token: str, connection=None) -> Held:
@@ -167,8 +275,7 @@ def held_by_edit_token(token: str, connection=None) -> Held:
     `connection` (`saving`) when given, else on the session's."""
     if connection is None:
         return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
-    return Held(*_found(connection.execute(HELD_BY["edit_token"], {"token": token}).one_or_none()),
-                connection=connection)
+    return Held(*_found(_HELD_BY["edit_token"].first(connection, {"token": token})), connection=connection)
 
 
 @contextmanager
@@ -181,13 +288,15 @@ def saving() -> Iterator[sa.Connection]:
         yield connection
 
 
-# One statement, compiled once: building an UPDATE's values at each save cost more than running it.
-_WRITE = (_TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
-          .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
-                   for name in ("document", "version", "updated_at", "summary", "status")})
-          # set once, by the save that first stores the game as scored (`scored_at`: None otherwise)
-          .values(first_scored_at=sa.func.coalesce(
-              _TABLE.c.first_scored_at, sa.bindparam("scored_at", type_=_TABLE.c.first_scored_at.type))))
+# One statement, compiled once and run as plain SQL (`Plain`): building an UPDATE's
+# values at each save cost more than running it.
+_WRITE = Plain(
+    _TABLE.update().where(_TABLE.c.id == sa.bindparam("key"), _TABLE.c.version == sa.bindparam("seen"))
+    .values({name: sa.bindparam(name, type_=_TABLE.c[name].type)
+             for name in ("document", "version", "updated_at", "summary", "status")})
+    # set once, by the save that first stores the game as scored (`scored_at`: None otherwise)
+    .values(first_scored_at=sa.func.coalesce(
+        _TABLE.c.first_scored_at, sa.bindparam("scored_at", type_=_TABLE.c.first_scored_at.type))))
 
 MISSING = object()  # `save`'s and `summary_for`'s result when the caller has none
 
@@ -219,12 +328,12 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
     scored_at = values["updated_at"] if values["status"] == "scored" else None
     writing = statements()
     _take_turn(writing)  # within one_commit, with SQLite: this process's write turn, until the commit
-    done = writing.execute(_WRITE, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
-    if done.rowcount != 1:
+    written = _WRITE.execute(writing, {**values, "key": record.id, "seen": version, "scored_at": scored_at})
+    if written != 1:
         on.rollback()
         _release(_ONE_COMMIT.get())
         if isinstance(record, Held):
-            found = statements().execute(HELD_BY["id"], {"token": record.id}).one_or_none()
+            found = _HELD_BY["id"].first(statements(), {"token": record.id})
             fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))

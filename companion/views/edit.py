@@ -263,7 +263,6 @@ def save(token: str):
                        message=tr(service.SEATS_MOVED)), 409
     checked = out.checked
     view = out.after  # the stored texts after it, or as they are
-    stored = {k: v for k, v in view.values.items() if v}
     if out.kind == "conflict":
         result = store.result_of(out.record)  # what is stored: right again once "theirs" is taken
         # each field in conflict, named for a player, with the other side's value: the notice links
@@ -272,13 +271,13 @@ def save(token: str):
         fields = _summary(out, sc, {n: [v] for n, v in out.theirs.items()})
         return jsonify(ok=False, conflict=True, version=out.record.version, theirs=out.theirs,
                        fields=fields, message=tr(CONFLICT_LIVE), errors=checked.errors,
-                       general=checked.general, stored=stored,
+                       general=checked.general, stored=_non_blank(view.values),
                        totals=[p.total for p in result.players] if result else []), 409
     if out.kind == "invalid":  # the refused fields, named for a player (only a refusal lists them)
         summary = _summary(out, sc, checked.errors)
         return jsonify(ok=False, version=out.record.version, errors=checked.errors,
-                       general=[tr(INVALID), *checked.general], summary=summary, stored=stored), 422
-    held = {"stored": stored}
+                       general=[tr(INVALID), *checked.general], summary=summary,
+                       stored=_non_blank(view.values)), 422
     errors, more = checked.errors, {}
     if out.refused:  # stored without the values wrong on their own: each keeps its message and entry
         errors = checked.errors | out.refused
@@ -287,11 +286,18 @@ def save(token: str):
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
         held = {"changed": wire.stored_changes(out.before.values, view.values)}
+    else:
+        held = {"stored": _non_blank(view.values)}
     return _json(ok=True, version=out.record.version, errors=errors,
                  general=[*out.dropped.values(), *checked.general],
                  totals=[p.total for p in checked.result.players] if checked.result else [],
                  draft=not checked.ok, moved=out.moved,
                  warnings=forms.warned(sc, view, checked.result)[0], **held, **more)
+
+
+def _non_blank(values: dict[str, str]) -> dict[str, str]:
+    """The answer's `stored`: every non-blank stored value (a page without `changed` takes them all)."""
+    return {name: value for name, value in values.items() if value}
 
 
 def _json(**answer) -> Response:

@@ -53,6 +53,19 @@ def _unknown(name: str):
     _refuse(_("Le formulaire contient un champ inconnu : « {name} ».", name=_shown(name)))
 
 
+# What a JSON text needs to hold for a name in it to be refused: a run of more ASCII digits than an
+# index has, an escape (\u...) or a character beyond ASCII (the only ways to a digit other than
+# ASCII), or more brackets than `jsonio.MAX_DEPTH` levels (nested too deep: refused as unreadable).
+_MAYBE_BAD = re.compile(rf"[0-9]{{{MAX_INDEX_DIGITS + 1},}}|\\u")
+
+
+def _surely_good(text: str) -> bool:
+    """True when no name inside `text` can be refused, whatever it holds, told without reading it as
+    JSON (an autosave's `changes`, a few short names and values: most posts)."""
+    return (text.isascii() and _MAYBE_BAD.search(text) is None
+            and text.count("[") + text.count("{") <= jsonio.MAX_DEPTH)
+
+
 def _names_in(field: str, text: str) -> list[str]:
     """The field names inside one of the edit page's JSON fields (keys, or list items)."""
     try:
@@ -79,7 +92,7 @@ def check_request() -> None:
             _unknown(name)
     for field in NAMED_OBJECTS + NAMED_LISTS:
         text = form.get(field)
-        if text:
+        if text and not _surely_good(text):
             for name in _names_in(field, text):
                 if bad_name(name):
                     _unknown(name)

@@ -140,7 +140,9 @@ class RequestGate:
             return  # no body, or one too large for any view: Werkzeug refuses it from its length (413)
         wanted = length if length and not chunked else self.limit + 1
         stream = environ["wsgi.input"]
-        body = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
+        # in memory when it surely fits there (an autosave's few hundred bytes), else spooled
+        body = io.BytesIO() if wanted <= SPOOL_IN_MEMORY \
+            else tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - handed on
         size = 0
         try:
             while size < wanted:
