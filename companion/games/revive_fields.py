@@ -21,11 +21,9 @@ def _points(player: dict) -> tuple[int, ...]:
 
 def to_form(document: dict, data: dict) -> None:
     """Shared when every player's card has the same points (always true of a new game)."""
-    players = document.get("players", [])
-    cards = {_points(p) for p in players}
-    shared = len(cards) <= 1
-    data["card_mode"] = SHARED if shared else EACH
-    first = _points(players[0]) if players else (0,) * 3
+    cards = [_points(p) for p in document.get("players", [])]
+    data["card_mode"] = SHARED if len(set(cards)) <= 1 else EACH
+    first = cards[0] if cards else (0,) * 3
     data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
 
 

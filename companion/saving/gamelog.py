@@ -101,13 +101,22 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
         return None
     if out.before is not None:
-        before = out.before.values
+        before = out.before
     elif out.laid_on == version:
-        before = out.fields.texts(document).values
+        before = out.fields.texts(document)
     else:
         return None
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
-    return differences(before, after.values, getattr(after, "same", None)) or None
+    parts = getattr(after, "parts", None)
+    if not parts or parts.keys() != getattr(before, "parts", {}).keys():
+        return differences(before.values, after.values, getattr(after, "same", None)) or None
+    # segment by segment (the table's, each player's), only where the texts are not the very ones kept
+    # before (`spec.PIECES`): an autosave changes one player's
+    out = {}
+    for name, piece in parts.items():
+        if before.parts[name] is not piece:
+            out |= differences(before.parts[name].values, piece.values, after.same)
+    return dict(sorted(out.items())) or None
 
 
 # Statements built once (building one at each save cost more than running it, as store.save's).
