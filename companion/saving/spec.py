@@ -425,7 +425,8 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
     r.data.update(own.data)
     r.rows.update(own.rows)
     r.blank.update(own.blank)
-    r.messages.update((name, list(said)) for name, said in own.messages.items())
+    if own.messages:
+        r.messages.update((name, list(said)) for name, said in own.messages.items())
     return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
 
 
