@@ -35,7 +35,7 @@ from ..base import diskfull
 from ..extensions import db
 from ..storage import store
 from ..storage.models import GameChange, now
-from . import service, wire
+from . import service, spec, wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 _TABLE = GameChange.__table__
@@ -107,15 +107,11 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     else:
         return None
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
-    parts = getattr(after, "parts", None)
-    if not parts or parts.keys() != getattr(before, "parts", {}).keys():
+    if not (isinstance(after, spec.Texts) and isinstance(before, spec.Texts)):
         return differences(before.values, after.values, getattr(after, "same", None)) or None
-    # segment by segment (the table's, each player's), only where the texts are not the very ones kept
-    # before (`spec.PIECES`): an autosave changes one player's
     out = {}
-    for name, piece in parts.items():
-        if before.parts[name] is not piece:
-            out |= differences(before.parts[name].values, piece.values, after.same)
+    for was, now_ in after.since(before):  # only the segments that changed (an autosave: one player's)
+        out |= differences(was, now_, after.same)
     return dict(sorted(out.items())) or None
 
 

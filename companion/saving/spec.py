@@ -153,6 +153,15 @@ class Texts:
             self._paths = self.fields.read(self.document, self.values, known=self)[1].paths
         return self._paths
 
+    def since(self, before: Texts) -> list[tuple[Mapping[str, str], Mapping[str, str]]]:
+        """(`before`'s values, these), segment by segment, of only the segments whose texts are not
+        the very ones `before` holds (kept, `PIECES`: an autosave changes one player's); the whole
+        values when the two are not made of the same segments."""
+        if not self.parts or self.parts.keys() != before.parts.keys():
+            return [(before.values, self.values)]
+        return [(before.parts[name].values, piece.values) for name, piece in self.parts.items()
+                if before.parts[name] is not piece]
+
     def same(self, name: str, a: str, b: str) -> bool:
         """Whether two texts of a field mean one stored value."""
         if a == b:
@@ -200,8 +209,8 @@ class Fields:
         them, never change them."""
         spec = self.spec(document["variant"], len(document.get("players") or []))
         kept = WHOLE.part(_whole, _NO_CHECK, document, "", spec, self.hooks)
-        return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None, spec,
-                     kept.parts)
+        return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None,
+                     spec, kept.parts)
 
     def read(self, document: dict, values: Mapping[str, str], of: Spec | None = None,
              known: Texts | None = None, touched: set[str] | None = None) -> tuple[dict, Reading]:
