@@ -208,9 +208,12 @@ class Fields:
         autosave's stored texts are those the save before it wrote). Its dicts are shared: read
         them, never change them."""
         spec = self.spec(document["variant"], len(document.get("players") or []))
-        kept = WHOLE.part(_whole, _NO_CHECK, document, "", spec, self.hooks)
+        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec)
         return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None,
                      spec, kept.parts)
+
+    def _whole(self, _check, document: dict, _name: str, spec: Spec) -> Texts:
+        return texts(spec, document, self.hooks)
 
     def read(self, document: dict, values: Mapping[str, str], of: Spec | None = None,
              known: Texts | None = None, touched: set[str] | None = None) -> tuple[dict, Reading]:
@@ -226,10 +229,6 @@ class Fields:
 # the texts of a table's or a player's segment, kept by what it holds: of a save's merge only the
 # segments it changed are read again; and a document's whole texts (`Fields.texts`)
 PIECES, WHOLE, _NO_CHECK = Parts(512), Parts(64), Checker()
-
-
-def _whole(_check, document: dict, _name: str, spec: Spec, hooks: Hooks) -> Texts:
-    return texts(spec, document, hooks)
 
 
 def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
@@ -447,7 +446,12 @@ def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
         if key in ui:
             _read(sub, name, None, r)
             continue
-        value = _read(sub, name, f"{path}.{key}" if path else key, r)
+        at = f"{path}.{key}" if path else key
+        if type(sub) is Leaf:  # most fields: read here, one call less
+            r.paths[at] = name
+            value = _leaf(sub, name, r)
+        else:
+            value = _read(sub, name, at, r)
         if value is not OMIT:
             out[key] = value
     return out
@@ -478,6 +482,8 @@ def _read(node, name: str, path: str | None, r: Reading):
                 value[key] = got
         if not value:
             return OMIT  # an empty object is the same as none (contract)
+        if None not in value.values():  # nobody to leave out (most groups)
+            return value
         # a player not chosen yet (a `Name` whose blank is not "nobody") is left out, the group kept
         return {k: v for k, v in value.items()
                 if not (v is None and _leaf_of(node, k) is not None and not _leaf_of(node, k).nobody)}
