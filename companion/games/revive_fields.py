@@ -16,16 +16,14 @@ SHARED, EACH = "shared", "each"
 
 def _points(player: dict) -> tuple[int, ...]:
     lines = player.get("artifact_card") or []
-    return tuple(line.get("points", 0) if isinstance(line, dict) else 0 for line in lines) or (0,) * 3
+    return tuple([line.get("points", 0) if isinstance(line, dict) else 0 for line in lines]) or (0,) * 3
 
 
 def to_form(document: dict, data: dict) -> None:
     """Shared when every player's card has the same points (always true of a new game)."""
-    players = document.get("players", [])
-    cards = {_points(p) for p in players}
-    shared = len(cards) <= 1
-    data["card_mode"] = SHARED if shared else EACH
-    first = _points(players[0]) if players else (0,) * 3
+    cards = [_points(p) for p in document.get("players", [])]
+    data["card_mode"] = SHARED if len(set(cards)) <= 1 else EACH
+    first = cards[0] if cards else (0,) * 3
     data["card"] = [{"points": v or None} for v in (first + (0,) * 3)[:3]]  # 0 shows as blank
 
 
@@ -34,13 +32,22 @@ def to_document(document: dict, reading) -> None:
     shown beside the shared card's field (`reading`: `companion.saving.spec.Reading`)."""
     if reading.data.get("card_mode") != SHARED:
         return
-    shared = [reading.data.get(f"card-{j}-points") or 0 for j in range(engine.COLOURS)]
+    shared = [reading.data.get(field) or 0 for field in _CARD]
     for i, player in enumerate(document["players"]):
         lines = player.setdefault("artifact_card", [{} for _ in shared])
+        paths = _POINTS[i] if i < len(_POINTS) else _points_paths(i)
         for j, points in enumerate(shared):
             if j < len(lines) and isinstance(lines[j], dict):
                 if points:
                     lines[j]["points"] = points
                 else:
                     lines[j].pop("points", None)
-                reading.paths[f"players[{i}].artifact_card[{j}].points"] = f"card-{j}-points"
+                reading.paths[paths[j]] = _CARD[j]
+
+
+def _points_paths(i: int) -> tuple[str, ...]:
+    return tuple(f"players[{i}].artifact_card[{j}].points" for j in range(engine.COLOURS))
+
+
+_CARD = tuple(f"card-{j}-points" for j in range(engine.COLOURS))  # the shared card's fields
+_POINTS = tuple(_points_paths(i) for i in range(engine.GAME.max_players))  # each player's, written once

@@ -35,7 +35,7 @@ from ..base import diskfull
 from ..extensions import db
 from ..storage import store
 from ..storage.models import GameChange, now
-from . import service, wire
+from . import service, spec, wire
 
 KEPT = 500  # changes kept per game: a game's whole evening, many times over
 _TABLE = GameChange.__table__
@@ -101,13 +101,18 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     if out.kind != "saved" or out.laid_on is None or out.record.version == out.laid_on or device is None:
         return None
     if out.before is not None:
-        before = out.before.values
+        before = out.before
     elif out.laid_on == version:
-        before = out.fields.texts(document).values
+        before = out.fields.texts(document)
     else:
         return None
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
-    return differences(before, after.values, getattr(after, "same", None)) or None
+    if not (isinstance(after, spec.Texts) and isinstance(before, spec.Texts)):
+        return differences(before.values, after.values, getattr(after, "same", None)) or None
+    out = {}
+    for was, now_ in after.since(before):  # only the segments that changed (an autosave: one player's)
+        out |= differences(was, now_, after.same)
+    return dict(sorted(out.items())) or None
 
 
 # Statements built once (building one at each save cost more than running it, as store.save's); the

@@ -68,6 +68,7 @@ class Laid:
     conflicts: dict[str, str]
     moved: dict[str, str] = field(default_factory=dict)
     dropped: dict[str, str] = field(default_factory=dict)
+    touched: set[str] | None = None  # the only fields `data` may hold otherwise than stored (None: any)
 
 
 def under(name: str, prefix: str) -> bool:
@@ -141,5 +142,5 @@ def lay(view: View, changes: Changes, *, added: list | None = None, keys: Mappin
     if rules.settle is not None:  # a game's fields that follow a row by its key go with it
         moved |= rules.settle(data, view.values, keyed, changes)
     moved |= {name: "" for name in dropped}  # the page puts back what is stored there
-    return Laid(data, conflicts, moved, dropped)
+    return Laid(data, conflicts, moved, dropped, None if rules.settle is not None else set(changes))
 

@@ -84,7 +84,7 @@ def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
                  rules=fields.rules)
     if merged.conflicts:  # a blank value named as a person reads it (only then: no message otherwise)
         merged.conflicts = {name: value or _("vide") for name, value in merged.conflicts.items()}
-    doc, reading = fields.read(document, merged.data, known=view)
+    doc, reading = fields.read(document, merged.data, known=view, touched=merged.touched)
     return merged, problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say), reading
 
 

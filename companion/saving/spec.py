@@ -153,6 +153,15 @@ class Texts:
             self._paths = self.fields.read(self.document, self.values, known=self)[1].paths
         return self._paths
 
+    def since(self, before: Texts) -> list[tuple[Mapping[str, str], Mapping[str, str]]]:
+        """(`before`'s values, these), segment by segment, of only the segments whose texts are not
+        the very ones `before` holds (kept, `PIECES`: an autosave changes one player's); the whole
+        values when the two are not made of the same segments."""
+        if not self.parts or self.parts.keys() != before.parts.keys():
+            return [(before.values, self.values)]
+        return [(before.parts[name].values, piece.values) for name, piece in self.parts.items()
+                if before.parts[name] is not piece]
+
     def same(self, name: str, a: str, b: str) -> bool:
         """Whether two texts of a field mean one stored value."""
         if a == b:
@@ -195,24 +204,31 @@ class Fields:
         return found
 
     def texts(self, document: dict) -> Texts:
-        """The stored document as its page shows it."""
-        out = texts(self.spec(document["variant"], len(document.get("players") or [])), document, self.hooks)
-        out.document, out.fields = document, self
-        return out
+        """The stored document as its page shows it (kept whole by what it holds, `WHOLE`: an
+        autosave's stored texts are those the save before it wrote). Its dicts are shared: read
+        them, never change them."""
+        spec = self.spec(document["variant"], len(document.get("players") or []))
+        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec)
+        return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None,
+                     spec, kept.parts)
+
+    def _whole(self, _check, document: dict, _name: str, spec: Spec) -> Texts:
+        return texts(spec, document, self.hooks)
 
     def read(self, document: dict, values: Mapping[str, str], of: Spec | None = None,
-             known: Texts | None = None) -> tuple[dict, Reading]:
+             known: Texts | None = None, touched: set[str] | None = None) -> tuple[dict, Reading]:
         """The document the texts `values` describe, for the game and players of `document` (`of`:
         the spec, when not the game's own; `known`: texts `values` were made from, whose rows
-        need not be counted again)."""
+        need not be counted again; `touched`: the only fields where `values` may differ from
+        them, when the caller knows)."""
         names = [p.get("name", "") for p in document.get("players", [])]
         return read(of or self.spec(document["variant"], len(names)), values, names, self.hooks,
-                    {"game": document["game"], "variant": document["variant"]}, known)
+                    {"game": document["game"], "variant": document["variant"]}, known, touched)
 
 
-# the texts of a table's or a player's segment, kept by what it holds: an autosave's stored texts
-# are those the last one left, and of its merge only the segments it changed are read again
-PIECES, _NO_CHECK = Parts(512), Checker()
+# the texts of a table's or a player's segment, kept by what it holds: of a save's merge only the
+# segments it changed are read again; and a document's whole texts (`Fields.texts`)
+PIECES, WHOLE, _NO_CHECK = Parts(512), Parts(64), Checker()
 
 
 def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
@@ -361,11 +377,13 @@ _NUMBERED = re.compile(rf"-([0-9]{{1,{formkeys.MAX_INDEX_DIGITS}}})(?=-|$)")
 
 
 def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks = NO_HOOKS,
-         game: dict | None = None, known: Texts | None = None) -> tuple[dict, Reading]:
+         game: dict | None = None, known: Texts | None = None,
+         touched: set[str] | None = None) -> tuple[dict, Reading]:
     """The document `values` describe (`game`: its "game" and "variant"; the players keep their
-    names; `known`: the texts `values` were made from, if any), and how it was read."""
+    names; `known`: the texts `values` were made from, if any; `touched`: the only fields where
+    they may differ, if known), and how it was read."""
     r = Reading(values, list(players), known=known, spec=spec)
-    same = _unchanged(spec, values, known)
+    same = _unchanged(spec, values, known, touched)
     doc = dict(game or {})
     doc.update(_segment(spec.table, "", "", r, same))
     out_players = []
@@ -383,12 +401,16 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
     return doc, r
 
 
-def _unchanged(spec: Spec, values: Mapping[str, str], known: Texts | None) -> dict[str, Texts]:
+def _unchanged(spec: Spec, values: Mapping[str, str], known: Texts | None,
+               touched: set[str] | None = None) -> dict[str, Texts]:
     """The segments of `known` whose texts `values` holds unchanged (name -> its texts)."""
     if known is None or known.spec is not spec or not known.parts:
         return {}
-    touched = {name for name, _text in values.items() - known.values.items()}  # changed or new
-    touched |= known.values.keys() - values.keys()  # gone
+    if values is known.values:
+        touched = set()
+    elif touched is None:
+        touched = {name for name, _text in values.items() - known.values.items()}  # changed or new
+        touched |= known.values.keys() - values.keys()  # gone
     touched = {f"players-{n[8:].split('-', 1)[0]}" if n.startswith("players-") else "" for n in touched}
     return {name: piece for name, piece in known.parts.items() if name not in touched}
 
@@ -411,7 +433,8 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
     r.data.update(own.data)
     r.rows.update(own.rows)
     r.blank.update(own.blank)
-    r.messages.update((name, list(said)) for name, said in own.messages.items())
+    if own.messages:
+        r.messages.update((name, list(said)) for name, said in own.messages.items())
     return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
 
 
@@ -423,7 +446,12 @@ def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
         if key in ui:
             _read(sub, name, None, r)
             continue
-        value = _read(sub, name, f"{path}.{key}" if path else key, r)
+        at = f"{path}.{key}" if path else key
+        if type(sub) is Leaf:  # most fields: read here, one call less
+            r.paths[at] = name
+            value = _leaf(sub, name, r)
+        else:
+            value = _read(sub, name, at, r)
         if value is not OMIT:
             out[key] = value
     return out
@@ -454,6 +482,8 @@ def _read(node, name: str, path: str | None, r: Reading):
                 value[key] = got
         if not value:
             return OMIT  # an empty object is the same as none (contract)
+        if None not in value.values():  # nobody to leave out (most groups)
+            return value
         # a player not chosen yet (a `Name` whose blank is not "nobody") is left out, the group kept
         return {k: v for k, v in value.items()
                 if not (v is None and _leaf_of(node, k) is not None and not _leaf_of(node, k).nobody)}

@@ -131,10 +131,14 @@ def wants_delta(posted: Mapping[str, str]) -> bool:
     return posted.get(DELTA) == "1"
 
 
-def stored_changes(before: Mapping[str, str], after: Mapping[str, str]) -> dict[str, str]:
+def stored_changes(before, after) -> dict[str, str]:
     """The answer's `changed`: each stored value that differs between two sets of stored values
     (field name -> posted text), "" for one that is blank or gone now. Laid over the non-blank
-    values of `before`, it gives the non-blank values of `after`."""
-    out = {name: value for name, value in after.items() if before.get(name, "") != value}
-    out.update((name, "") for name, value in before.items() if value and name not in after)
+    values of `before`, it gives the non-blank values of `after`. Given two `spec.Texts`, only their
+    segments that changed are compared (`Texts.since`)."""
+    out = {}
+    texts = hasattr(after, "since") and hasattr(before, "parts")
+    for was, now in after.since(before) if texts else [(before, after)]:
+        out.update((name, value) for name, value in now.items() if was.get(name, "") != value)
+        out.update((name, "") for name, value in was.items() if value and name not in now)
     return out

@@ -285,7 +285,7 @@ def save(token: str):
                 "summary": _summary(out, sc, out.refused)}
     if out.before is not None and wire.wants_delta(request.form) \
             and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
-        held = {"changed": wire.stored_changes(out.before.values, view.values)}
+        held = {"changed": wire.stored_changes(out.before, view)}
     else:
         held = {"stored": _non_blank(view.values)}
     return _json(ok=True, version=out.record.version, errors=errors,

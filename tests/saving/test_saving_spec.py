@@ -116,3 +116,38 @@ def test_a_save_read_with_its_stored_texts_reads_as_one_read_whole(app, path):
                             assert (reading.paths, reading.data, reading.rows, reading.blank) == (
                                 whole[1].paths, whole[1].data, whole[1].rows, whole[1].blank)
                             assert list(reading.paths) == list(whole[1].paths)  # in the page's order
+
+
+@pytest.mark.parametrize("path", _documents(), ids=lambda p: p.stem)
+def test_a_save_compared_segment_by_segment_says_what_a_whole_comparison_says(app, path):
+    """The merge's touched fields read as a comparison of every field; a document's texts kept whole
+    are its own (its document the caller's); the answer's `changed` and the log's differences taken
+    from the changed segments only are those of every field, for a change in each segment."""
+    from companion.saving import gamelog
+
+    document = json.loads(path.read_text())
+    with app.test_request_context():
+        fields = forms.screens(document["game"]).fields
+        stored = fields.texts(document)
+        copy = json.loads(path.read_text())
+        again = fields.texts(copy)
+        assert again.document is copy and again.values == stored.values
+        for segment in stored.parts.values():
+            name = next(iter(segment.values), None)
+            if name is None:
+                continue
+            for typed in ("7", "abc", ""):
+                values = stored.values | {name: typed}
+                whole = fields.read(document, values)
+                doc, reading = fields.read(document, values, known=stored, touched={name})
+                assert doc == whole[0] and reading.messages == whole[1].messages, (name, typed)
+                assert (reading.paths, reading.data, reading.rows) == (
+                    whole[1].paths, whole[1].data, whole[1].rows)
+                after = fields.texts(doc)
+                changed = wire.stored_changes(stored.values, after.values)
+                assert wire.stored_changes(stored, after) == changed
+                by_segments = {}
+                for was, now in after.since(stored):
+                    by_segments |= gamelog.differences(was, now, after.same)
+                assert sorted(by_segments.items()) == list(
+                    gamelog.differences(stored.values, after.values, after.same).items())
