@@ -32,7 +32,11 @@ def create_app(config: Mapping | None = None) -> Flask:
         app.config.from_mapping(config)
     # for the database finally chosen (a test's or a club's given in `config`)
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.engine_options(url))
+    options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.engine_options(url))
+    from .storage import store
+
+    options.setdefault("json_serializer", store.json_text)  # a game's JSON columns, written and read
+    options.setdefault("json_deserializer", store.json_value)
 
     from .extensions import csrf, db, migrate
     from .storage import sqlite

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -31,6 +32,26 @@ from . import devices, score_cache, sqlite, summaries
 from .models import DeviceGame, GameChange, GamePhoto, GameRecord, now
 
 LOG = logging.getLogger(__name__)
+
+
+def json_text(value: Any) -> str:
+    """The JSON text of what a game stores (its document, summary and log entries: the database
+    engine's `json_serializer`, companion/__init__.py) and of a save's answer. orjson takes a tenth of
+    `json.dumps`'s time on a game, the largest part of an autosave's own writing; what it refuses (a
+    lone surrogate, an integer past 64 bits, a key not a string) goes to `json.dumps` as before."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(value)
+
+
+def json_value(text: str | bytes) -> Any:
+    """A stored JSON text read back (the engine's `json_deserializer`): orjson, `json.loads` for what
+    orjson refuses and Python reads (a lone surrogate's escape written before)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 class Missing(LookupError):

@@ -4,7 +4,6 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
-import json
 import sys
 from functools import partial
 
@@ -303,8 +302,7 @@ def _non_blank(values: dict[str, str]) -> dict[str, str]:
 def _json(**answer) -> Response:
     """A stored save's answer, dumped once, compact, in UTF-8 (what `jsonify` gives, without its key
     sorting and ASCII escapes: the answer of every autosave)."""
-    return Response(json.dumps(answer, ensure_ascii=False, separators=(",", ":")),
-                    mimetype="application/json")
+    return Response(store.json_text(answer), mimetype="application/json")
 
 
 def state(token: str):
