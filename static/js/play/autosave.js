@@ -13,7 +13,7 @@
   var state = document.getElementById("save-state");
   var DELAY = 700;
 
-  if (!form || !form.dataset.autosave || !window.fetch || !window.FormData) return;
+  if (!form || !form.dataset.autosave || !window.fetch || !window.URLSearchParams) return;
 
   /* ---------------------------------------------------------------- autosave and draft
 
@@ -461,7 +461,8 @@
     inFlight = true;
     settle();
     staleTotals(Object.keys(sent));  // a restored draft's fields too: their totals are the answer's
-    var data = new FormData();
+    /* url-encoded, not multipart: a third of the bytes, and read by the server in one pass */
+    var data = new URLSearchParams();
     if (csrf) data.append("csrf_token", csrf.value);
     data.append("version", version.value);
     /* Scripts that know what a field follows say it (board.js: the card a count was typed for), and
