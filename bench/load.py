@@ -65,8 +65,9 @@ ORDER = [name for _, name in ROUTES]
 
 def input_value(html: str, name: str) -> str:
     tag = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html)
-    value = re.search(r'value="([^"]*)"', tag.group(0)) if tag else None
-    return value.group(1) if value else ""
+    # the lean edit page writes a JSON value between single quotes (companion/views/field_html.py)
+    value = re.search(r"""value=(?:"([^"]*)"|'([^']*)')""", tag.group(0)) if tag else None
+    return (value.group(1) if value.group(1) is not None else value.group(2)) if value else ""
 
 
 # --------------------------------------------------------------------------- the users
