@@ -592,18 +592,3 @@ def _leaf(leaf: Leaf, name: str, r: Reading):
     if text is None or text.strip() == "":
         return OMIT
     return text.strip()
-
-
-def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:
-    """The rows of posted `values` that were blank in `base` (the page's values): rows this phone
-    added (a no-JS post)."""
-    _doc, r = read(spec, values, [""] * spec.seats)
-    out = []
-    for name, indices in r.rows.items():
-        for k in indices:
-            entry = f"{name}-{k}"
-            if not any(v and (n == entry or n.startswith(entry + "-")) for n, v in base.items()):
-                out.append(entry)
-    return out
-
-

@@ -17,6 +17,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .spec import Spec, read
+
 BASE = "base_values"  # the no-JS form: the stored values its page was rendered from
 CHANGES = "changes"  # the autosave: {name: [base, mine]}
 ADDED = "new_rows"  # the autosave: the rows this phone added (blank in its base)
@@ -141,4 +143,17 @@ def stored_changes(before, after) -> dict[str, str]:
     for was, now in after.since(before) if texts else [(before, after)]:
         out.update((name, value) for name, value in now.items() if was.get(name, "") != value)
         out.update((name, "") for name, value in was.items() if value and name not in now)
+    return out
+
+
+def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:
+    """The rows of posted `values` that were blank in `base` (the page's values): rows this phone
+    added (a no-JS post)."""
+    _doc, r = read(spec, values, [""] * spec.seats)
+    out = []
+    for name, indices in r.rows.items():
+        for k in indices:
+            entry = f"{name}-{k}"
+            if not any(v and (n == entry or n.startswith(entry + "-")) for n, v in base.items()):
+                out.append(entry)
     return out

@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import forms, games
 from ..games.i18n import N_, _, ngettext, tr
-from ..saving import gamelog, service, spec, wire
+from ..saving import gamelog, service, wire
 from ..storage import devices, history, store
 from . import edit_page
 
@@ -126,7 +126,7 @@ def _save_of(record, sc: forms.GameForms) -> tuple[wire.Save | None, dict[str, s
             return None, posted
         base = sc.texts(record.document).values
     seats = len(record.document.get("players") or [])
-    added = spec.added_rows(sc.spec(record.document["variant"], seats), posted, base)
+    added = wire.added_rows(sc.spec(record.document["variant"], seats), posted, base)
     keys = sc.row_keys(posted)
     return wire.Save(wire.changes_of(posted, base), added, keys, version), posted
 
