@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import check_layout, new_game, saved, stored_document
+from browser_helpers import check_layout, new_game, saved, second_phone, show_player, stored_document
 
 pytestmark = pytest.mark.browser
 
@@ -109,10 +109,10 @@ def test_four_players_entered_the_new_way_and_the_habitual_way(phone, live_serve
             for box in BOXES:
                 expect(phone.locator(f'[name="players-{seat}-{box}"]')).to_be_checked()
         # every field holds what was typed, and only that (a number of a three-colour list nobody
-        # typed comes back from the save as 0, so a number typed after it reads "01")
+        # typed comes back from the save as 0: a number typed after it reads as itself, not "01")
         for name in step_fields(phone):
             want = expected.get(name, "")
-            shown = re.compile(f"^0*{want}$" if want else "^0?$")
+            shown = re.compile(f"^{want}$" if want else "^0?$")
             expect(phone.locator(f'[name="{name}"]')).to_have_value(shown)
     saved(phone)
     doc = stored_document(live_server, url)
@@ -171,3 +171,32 @@ def test_the_habitual_suivant_after_a_move_skips_no_field_and_the_switch_turns_i
     saved(phone)
     phone.reload()
     expect(phone.get_by_role("button", name="Passage automatique")).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_number_typed_after_the_stored_0_reads_as_itself_on_every_phone(phone, browser, live_server):
+    """The table's shared card saved first makes every player's three artifacts 0 (a fixed list's
+    blank entry is stored as 0, and the answer shows it): a player typing 3 there sees 3, as the
+    server stores it and a second phone shows it, never "03" beside "Enregistré"."""
+    url = new_game(phone, "revive", "base", NAMES[:2])
+    phone.locator('[name="card-0-points"]').tap()
+    phone.keyboard.type("3")
+    saved(phone)
+    show_player(phone, 1)
+    field = phone.locator('[name="players-1-artifacts-2"]')
+    expect(field).to_have_value("0")  # what the save stored for a colour nobody typed
+    field.tap()
+    phone.keyboard.press("End")  # the cursor after the 0, wherever the tap put it
+    phone.keyboard.type("3")
+    expect(field).to_have_value("3")
+    saved(phone)
+    assert stored_document(live_server, url)["players"][1]["artifacts"][2] == 3
+    phone.reload()
+    show_player(phone, 1)
+    expect(phone.locator('[name="players-1-artifacts-2"]')).to_have_value("3")
+    context, other = second_phone(browser, live_server)
+    try:
+        other.goto(url)
+        show_player(other, 1)
+        expect(other.locator('[name="players-1-artifacts-2"]')).to_have_value("3")
+    finally:
+        context.close()

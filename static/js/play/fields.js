@@ -298,12 +298,23 @@
     next.focus();
     movedTo = next;
   }
+  /* A count shows the number it stores: a digit typed after a 0 the field held (a blank entry of a
+     fixed list is stored as 0, Revive's artifacts by colour) reads "3", not "03", on this phone as on
+     the others. Before the autosave reads the field (this script's listener comes first). */
+  function dropLeadingZeros(el) {
+    if (!el.matches || !el.matches("input[data-stepper]") || !/^0+\d/.test(el.value)) return;
+    el.value = el.value.replace(/^0+(?=\d)/, "");
+    el.setSelectionRange(el.value.length, el.value.length);
+  }
   document.addEventListener("input", function (e) {
     if (e.target === movedTo) movedTo = null;
     /* typed (not a stepper's −/+ nor a value the page writes); a keyboard that composes its digits
        is read once the composition ends */
     var typed = e.inputType === "insertText" || (e.inputType === "insertCompositionText" && !e.isComposing);
-    if (typed) moveOn(e.target);
+    if (typed) {
+      dropLeadingZeros(e.target);
+      moveOn(e.target);
+    }
   });
   document.addEventListener("compositionend", function (e) { if (e.target.matches) moveOn(e.target); });
   /* A box ticked whose group goes on with a blank number (Revive's "Débloquée", then that colour's
