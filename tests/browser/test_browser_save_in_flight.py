@@ -102,13 +102,8 @@ def test_a_field_typed_while_a_save_meets_a_conflict_is_not_written_over_the_oth
         context.close()
 
 
-def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone, browser, live_server):
-    """Reterra (static/js/board.js): three cards in play on both phones, Léo has 1 Puits; B gives Léo 2
-    Forge. A, not caught up, removes the Puits: the Forge moves up a row on A, its count for Léo (blank
-    on A) only
-    moved with its card, so A does not send it and the server keeps B's 2 on the Forge. A must then
-    show Léo's 2 (not a blank said "Enregistré" while the server holds 2), and A's next save must not
-    blank it."""
+def three_cards_leo_one_puits(phone) -> str:
+    """A Reterra game on phone A: Ferme, Puits and Forge in play, Léo with 1 Puits, saved; its URL."""
     url = new_game(phone, "reterra", "base", ["Inès", "Léo"])
     for k, (name, points) in enumerate([("Ferme", 3), ("Puits", 2), ("Forge", 4)]):
         if k:
@@ -118,6 +113,17 @@ def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone
     show_player(phone, 1)
     phone.locator('#f-players-1-built-1 button[data-step="1"]').tap()  # Léo: 1 Puits
     saved(phone)
+    return url
+
+
+def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone, browser, live_server):
+    """Reterra (static/js/board.js): three cards in play on both phones, Léo has 1 Puits; B gives Léo 2
+    Forge. A, not caught up, removes the Puits: the Forge moves up a row on A, its count for Léo (blank
+    on A) only
+    moved with its card, so A does not send it and the server keeps B's 2 on the Forge. A must then
+    show Léo's 2 (not a blank said "Enregistré" while the server holds 2), and A's next save must not
+    blank it."""
+    url = three_cards_leo_one_puits(phone)
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
@@ -147,15 +153,7 @@ def test_a_card_removed_in_a_save_meeting_a_conflict_keeps_the_other_phones_coun
                                                                                   live_server):
     """The same when A's save removing the Puits meets a conflict (B gave Inès 3 segments, A 1): nothing
     is stored, A chooses its own values, and Léo's Forge on A is B's 2, kept by the save that follows."""
-    url = new_game(phone, "reterra", "base", ["Inès", "Léo"])
-    for k, (name, points) in enumerate([("Ferme", 3), ("Puits", 2), ("Forge", 4)]):
-        if k:
-            phone.get_by_role("button", name="Ajouter une carte").tap()
-        phone.fill(f'[name="buildings-{k}-name"]', name)
-        phone.fill(f'[name="buildings-{k}-points"]', str(points))
-    show_player(phone, 1)
-    phone.locator('#f-players-1-built-1 button[data-step="1"]').tap()  # Léo: 1 Puits
-    saved(phone)
+    url = three_cards_leo_one_puits(phone)
     context, other = second_phone(browser, live_server)
     try:
         other.goto(url)
