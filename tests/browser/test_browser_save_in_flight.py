@@ -119,10 +119,9 @@ def three_cards_leo_one_puits(phone) -> str:
 def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone, browser, live_server):
     """Reterra (static/js/board.js): three cards in play on both phones, Léo has 1 Puits; B gives Léo 2
     Forge. A, not caught up, removes the Puits: the Forge moves up a row on A, its count for Léo (blank
-    on A) only
-    moved with its card, so A does not send it and the server keeps B's 2 on the Forge. A must then
-    show Léo's 2 (not a blank said "Enregistré" while the server holds 2), and A's next save must not
-    blank it."""
+    on A) only moved with its card, so A does not send it and the server keeps B's 2 on the Forge. A
+    must then show Léo's 2 (not a blank said "Enregistré" while the server holds 2), and A's next save
+    must not blank it."""
     url = three_cards_leo_one_puits(phone)
     context, other = second_phone(browser, live_server)
     try:
