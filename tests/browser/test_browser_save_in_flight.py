@@ -116,6 +116,14 @@ def three_cards_leo_one_puits(phone) -> str:
     return url
 
 
+def gives_leo_two_forge(other, url: str) -> None:
+    """Phone B opens the game and gives Léo 2 Forge (the third card), by taps."""
+    other.goto(url)
+    show_player(other, 1)
+    for _ in range(2):
+        other.locator('#f-players-1-built-2 button[data-step="1"]').tap()
+
+
 def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone, browser, live_server):
     """Reterra (static/js/board.js): three cards in play on both phones, Léo has 1 Puits; B gives Léo 2
     Forge. A, not caught up, removes the Puits: the Forge moves up a row on A, its count for Léo (blank
@@ -125,10 +133,7 @@ def test_a_card_removed_here_shows_the_count_the_other_phone_gave_below_it(phone
     url = three_cards_leo_one_puits(phone)
     context, other = second_phone(browser, live_server)
     try:
-        other.goto(url)
-        show_player(other, 1)
-        for _ in range(2):
-            other.locator('#f-players-1-built-2 button[data-step="1"]').tap()
+        gives_leo_two_forge(other, url)
         saved(other)
         assert stored_document(live_server, url)["players"][1]["buildings"] == {"puits": 1, "forge": 2}
         phone.locator(".steps-list a", has_text="Table").click()
@@ -155,10 +160,7 @@ def test_a_card_removed_in_a_save_meeting_a_conflict_keeps_the_other_phones_coun
     url = three_cards_leo_one_puits(phone)
     context, other = second_phone(browser, live_server)
     try:
-        other.goto(url)
-        show_player(other, 1)
-        for _ in range(2):
-            other.locator('#f-players-1-built-2 button[data-step="1"]').tap()
+        gives_leo_two_forge(other, url)
         show_player(other, 0)
         other.fill('[name="players-0-segments"]', "3")
         saved(other)
