@@ -127,7 +127,7 @@ def fill_revive_player(page, i: int, p: dict, *, card_each: bool) -> None:
         if cb.get("cards"):
             page.fill(f'[name="{pre}card_bonus-{j}-cards"]', str(cb["cards"]))
     for j, points in enumerate(p.get("great_locations", [])):
-        if j:
+        if not page.locator(f'[name="{pre}great_locations-{j}"]').count():  # two rows from the start
             page.locator(f'#f-{pre}great_locations button[name="add_row"]').tap()
         page.fill(f'[name="{pre}great_locations-{j}"]', str(points))
     if p.get("four_token"):

@@ -85,12 +85,14 @@ def player_form(variant: str) -> type[Form]:
             scyphoz = Count(N_("Cartes Scyphoz"),
                             N_("elles prennent une couleur débloquée : 2 points chacune"),
                             hi=engine.NUMBERS["scyphoz"])
+        # two rows from the start: a corner tile takes one meeple of every player, most populate two
+        # or more (docs/rulings.md, "Two great-location rows from the start")
         great_locations = Rows(Count(N_("Points"), N_("les points imprimés sur ce grand emplacement"),
                                      lo=lo, hi=hi),
                                N_("Grands emplacements peuplés"), N_("les points de chaque grand emplacement "
                                                                 "peuplé"),
                                max_entries=engine.GREAT_LOCATIONS_MAX, item_label=N_("Grand emplacement"),
-                               add_label=N_("Ajouter un grand emplacement"))
+                               add_label=N_("Ajouter un grand emplacement"), shown=2)
         four_token = Flag(N_("Jeton 4 points"), N_("pris avec le dernier artefact"))
         two_tokens = Count(N_("Jetons 2 points"), N_("pris après le dernier artefact"),
                            hi=engine.NUMBERS["two_tokens"])

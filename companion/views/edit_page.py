@@ -145,7 +145,7 @@ _NOT_SKELETAL = Page(("",), ())  # a shape rendered with its form (a field WTFor
 
 def _shape(view: spec.Texts) -> tuple:
     """The page's fields: the stored fields' names, and which fields in rows are blank (each list
-    gets one blank row at its end, `forms.pad_rows`)."""
+    gets one blank row at its end and at least its `shown` rows, `forms.pad_rows`)."""
     names = tuple(view.values)
     rows = tuple(f"{name}-" for name in view.limits)
     blanks = tuple(bool(v) for n, v in view.values.items() if n.startswith(rows)) if rows else ()

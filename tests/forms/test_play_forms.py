@@ -311,3 +311,28 @@ def test_the_new_game_page_says_the_hint_a_game_declares_for_its_colour_names(cl
     hint = re.search(r'id="h-colour_names">(.*?)</span>', page).group(1)
     assert hint.startswith("comme votre table les appelle")
     assert page.count('name="colour_names-') == 3
+
+
+def test_a_list_shows_at_least_its_shown_rows_plus_one_blank_also_inside_an_added_row():
+    """`Rows(shown=2)`: a blank list offers two rows, a list with rows its rows and one blank, and a
+    list inside a row added by the padding gets its two as well; `shown` left out keeps one."""
+
+    class Item(Form):
+        points = forms.Count("Points", hi=9)
+        parts = forms.Rows(forms.Count("Part", hi=9), "Parts", shown=2)
+
+    class Top(Form):
+        items = forms.Rows(forms.Group(Item), "Tuiles", max_entries=5)
+        pairs = forms.Rows(forms.Count("Paire", hi=9), "Paires", max_entries=3, shown=2)
+
+    def count(formdata):
+        form = Top(MultiDict(formdata))
+        forms.pad_rows(form)
+        return (len(form.items.entries), [len(e.form.parts.entries) for e in form.items.entries],
+                len(form.pairs.entries))
+
+    assert count({}) == (1, [2], 2)
+    assert count({"pairs-0": "4", "items-0-points": "1"}) == (2, [2, 2], 2)
+    two_parts = {"items-0-parts-0": "1", "items-0-parts-1": "2"}
+    assert count({"pairs-0": "4", "pairs-1": "5"} | two_parts) == (2, [3, 2], 3)
+    assert count({"pairs-0": "4", "pairs-1": "5", "pairs-2": "6"}) == (1, [2], 3)  # never past the bound

@@ -139,10 +139,14 @@
     $all("[aria-invalid=true]", el).forEach(function (p) { p.setAttribute("aria-invalid", "false"); });
   }
 
-  /* A blank copy of a row: every list inside keeps one blank row. */
+  /* The rows a list offers at least (data-shown, the form's `Rows(shown=)`; 1 unless it says). */
+  function shownOf(box) { return parseInt(box.dataset.shown, 10) || 1; }
+
+  /* A blank copy of a row: every list inside keeps its first blank rows (as many as it shows). */
   function blank(row) {
     listsIn(row).forEach(function (inner) {
-      rowsOf(inner).forEach(function (r, i) { if (i) r.remove(); });
+      var keep = shownOf(inner);
+      rowsOf(inner).forEach(function (r, i) { if (i >= keep) r.remove(); });
     });
     clear(row);
   }
@@ -203,7 +207,10 @@
     if (remove) {
       var row2 = remove.closest("[data-row]");
       var rowsBox = ownerOf(row2);
-      if (rowsOf(rowsBox).length > 1) row2.remove(); else blank(row2);
+      if (rowsOf(rowsBox).length > 1) {
+        row2.remove();
+        if (rowsOf(rowsBox).length < shownOf(rowsBox)) addRow(rowsBox);  // a blank one at the end
+      } else blank(row2);
       renumber(rowsBox);
       /* a change of the form's (autosave.js saves it): its fields are gone, no input event says so */
       var owner = rowsBox.closest("form");
