@@ -680,18 +680,27 @@ def holder_wins(holder: str | None, phrase: str, nobody: str | Callable[[Tie], s
     return Criterion(split, nobody if callable(nobody) else lambda tie: nobody)
 
 
-def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion],
+Criteria = Sequence[Criterion] | Callable[[], Sequence[Criterion]]
+
+
+def rank(players: Sequence[PlayerScore], criteria: Criteria,
          answers: list[str] | None = None) -> tuple[list[Place], list[str]]:
     """Places with shared ranks (1, 2, 2, 4) and one French sentence per tie settled; with
     `answers`, each sentence's short answer is added to it (who wins, and what decided).
 
     Players are grouped by total; each tied group is split by the criteria in order;
     a sub-group still tied starts again at the criterion that split it (never earlier ones).
+    `criteria` may be a function giving them: it is called only when two players are tied (most
+    games have no tie, and their criteria's words are then never worded).
     """
     totals = {p.name: p.total for p in players}
     everyone = tuple(p.name for p in players)
     # sorted() is stable: equal totals keep seat order.
     by_total = sorted(everyone, key=lambda n: -totals[n])
+    if len(set(totals.values())) == len(totals) == len(everyone):  # no tie: each alone in its place
+        return [Place(i, [name]) for i, name in enumerate(by_total, 1)], []
+    if callable(criteria):
+        criteria = criteria()
     placed: set[str] = set()
     ranking: list[Place] = []
     explanation: list[str] = []
@@ -749,8 +758,9 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion],
     return ranking, explanation
 
 
-def finish(game: str, variant: str, players: list[PlayerScore], criteria: Sequence[Criterion]) -> Result:
-    """Build the result once every player is scored: the one place ranking happens."""
+def finish(game: str, variant: str, players: list[PlayerScore], criteria: Criteria) -> Result:
+    """Build the result once every player is scored: the one place ranking happens (`criteria`: the
+    tie-break chain, or a function giving it, called only for a tie: see `rank`)."""
     answers: list[str] = []
     ranking, explanation = rank(players, criteria, answers)
     return Result(game, variant, players, ranking, explanation, answers)
