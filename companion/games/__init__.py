@@ -218,7 +218,7 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
     players = doc.get("players", [])
     hooks = hooks_of(result.game)
     is_blank = hooks.blank
-    blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
+    blank_ = [isinstance(p, dict) and is_blank(_own(p)) for p in players]
     # "everyone at 0" only when the totals are: the table's own parts (Rebirth's cities) may score
     # with every player's own fields blank
     if finished and players and all(blank_) and all(p.total == 0 for p in result.players):
@@ -231,6 +231,13 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
                                                      name=name, total=result.players[i].total)))
     out.extend(hooks.warnings(doc, result))
     return out
+
+
+def _own(player: dict) -> dict:
+    """A player's own fields: their sub-document without their name (a copy)."""
+    own = dict.copy(player)
+    own.pop("name", None)
+    return own
 
 
 def tie_offered(game_id: str, variant: str, edition: str | None = None) -> tuple[TieField, ...] | None:

@@ -459,7 +459,10 @@ class PlayerScore:
 
     @property
     def total(self) -> int:
-        return sum(line.points for line in self.breakdown)
+        total = 0  # as sum() adds them, without a generator (every save reads each total twice)
+        for line in self.breakdown:
+            total += line.points
+        return total
 
     def points(self, key: str) -> int:
         for line in self.breakdown:
@@ -694,11 +697,12 @@ def rank(players: Sequence[PlayerScore], criteria: Criteria,
     games have no tie, and their criteria's words are then never worded).
     """
     totals = {p.name: p.total for p in players}
-    everyone = tuple(p.name for p in players)
+    everyone = tuple(totals) if len(totals) == len(players) else tuple(p.name for p in players)
+    if len(set(totals.values())) == len(everyone):  # no tie: each alone in their place
+        return [Place(i, [name]) for i, name in enumerate(sorted(everyone, key=totals.__getitem__,
+                                                                 reverse=True), 1)], []
     # sorted() is stable: equal totals keep seat order.
     by_total = sorted(everyone, key=lambda n: -totals[n])
-    if len(set(totals.values())) == len(totals) == len(everyone):  # no tie: each alone in its place
-        return [Place(i, [name]) for i, name in enumerate(by_total, 1)], []
     if callable(criteria):
         criteria = criteria()
     placed: set[str] = set()

@@ -174,10 +174,8 @@ _ARTIFACT_CARD_KEYS = frozenset(("count", "points"))
 _ALL_KEYS = frozenset(PLAYER_KEYS)
 _BASE_NUMBERS = tuple((key, hi) for key, hi in NUMBERS.items() if key not in ABYSS_ONLY)
 _ABYSS_NUMBERS = tuple(NUMBERS.items())
-_NO_CARD_BONUS = Sheet.card_bonus
-_NO_RESOURCES = Sheet.resources
-_NO_ARTIFACTS = Sheet.artifacts
-_NO_ARTIFACT_CARD = Sheet.artifact_card
+_BLANK = dict(vars(Sheet()))  # every field of a sheet, in order, as a player who typed nothing
+_RESOURCE_LIMITS = tuple((key, limit) for key, (limit, _one, _many) in RESOURCES.items())
 
 
 def plain_sheet(player: dict, variant: str) -> Sheet | None:
@@ -190,14 +188,13 @@ def plain_sheet(player: dict, variant: str) -> Sheet | None:
     expansion = variant in ABYSS
     if not expansion and ("scyphoz" in player or "devotion" in player):
         return None
-    numbers = {}
+    values = _BLANK.copy()
     for key, hi in _ABYSS_NUMBERS if expansion else _BASE_NUMBERS:
         if key in player:
             value = player[key]
             if type(value) is not int or not 0 <= value <= hi:
                 return None
-            numbers[key] = value
-    great: tuple[int, ...] = ()
+            values[key] = value
     if "great_locations" in player:
         value = player["great_locations"]
         if type(value) is not list or len(value) > GREAT_LOCATIONS_MAX:
@@ -206,8 +203,7 @@ def plain_sheet(player: dict, variant: str) -> Sheet | None:
         for v in value:
             if type(v) is not int or not lo <= v <= hi:
                 return None
-        great = tuple(value)
-    artifacts = _NO_ARTIFACTS
+        values["great_locations"] = tuple(value)
     if "artifacts" in player:
         value = player["artifacts"]
         if type(value) is not list or len(value) != COLOURS:
@@ -215,34 +211,36 @@ def plain_sheet(player: dict, variant: str) -> Sheet | None:
         for v in value:
             if type(v) is not int or not 0 <= v <= ARTIFACTS_MAX:
                 return None
-        artifacts = tuple(value)
-    four = player.get("four_token", False)
-    if type(four) is not bool:
-        return None
-    resources = _NO_RESOURCES
+        values["artifacts"] = tuple(value)
+    if "four_token" in player:
+        value = player["four_token"]
+        if type(value) is not bool:
+            return None
+        values["four_token"] = value
     if "resources" in player:
         value = player["resources"]
         if type(value) is not dict or not _RESOURCE_KEYS.issuperset(value):
             return None
         got = []
-        for key, (limit, _one, _many) in RESOURCES.items():
+        for key, limit in _RESOURCE_LIMITS:
             v = value.get(key, 0)
             if type(v) is not int or not 0 <= v <= limit:
                 return None
             got.append(v)
-        resources = tuple(got)
-    card_bonus = _NO_CARD_BONUS
+        values["resources"] = tuple(got)
     if "card_bonus" in player:
-        card_bonus = _plain_card_bonus(player["card_bonus"])
-        if card_bonus is None:
+        value = _plain_card_bonus(player["card_bonus"])
+        if value is None:
             return None
-    artifact_card = _NO_ARTIFACT_CARD
+        values["card_bonus"] = value
     if "artifact_card" in player:
-        artifact_card = _plain_artifact_card(player["artifact_card"])
-        if artifact_card is None:
+        value = _plain_artifact_card(player["artifact_card"])
+        if value is None:
             return None
-    return Sheet(**numbers, card_bonus=card_bonus, great_locations=great, four_token=four,
-                 resources=resources, artifacts=artifacts, artifact_card=artifact_card)
+        values["artifact_card"] = value
+    sheet = object.__new__(Sheet)  # its fields laid at once (a frozen class sets them one by one)
+    sheet.__dict__.update(values)
+    return sheet
 
 
 _RESOURCE_KEYS = frozenset(RESOURCES)
