@@ -181,7 +181,7 @@ _RESOURCE_LIMITS = tuple((key, limit) for key, (limit, _one, _many) in RESOURCES
 def plain_sheet(player: dict, variant: str) -> Sheet | None:
     """The sheet of a player whose every field is as the contract wants it (nothing to say), read
     in one pass without a contract path; None for anything else, which `read_player` reads field
-    by field, saying each problem. The same sheet as `read_player` gives whenever it says nothing
+    by field, saying each problem (`read_fields`). The same sheet as it gives whenever it says nothing
     (tests/games/test_revive_reading.py)."""
     if not _ALL_KEYS.issuperset(player):
         return None
@@ -250,8 +250,11 @@ def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
     """Every field of one player, each problem added to `check` with its contract path (a player
     with nothing to say is read at once: `plain_sheet`)."""
     sheet = plain_sheet(player, variant)
-    if sheet is not None:
-        return sheet
+    return sheet if sheet is not None else read_fields(check, player, path, variant)
+
+
+def read_fields(check: Checker, player: dict, path: str, variant: str) -> Sheet:
+    """`read_player` field by field: each problem added to `check` with its contract path."""
     check.known(player, PLAYER_KEYS, path)
     expansion = variant in ABYSS
     if not expansion:
