@@ -92,7 +92,9 @@ class Checker:
 
     def known(self, obj: dict, allowed: Iterable[str], path: str, where: str = "") -> None:
         """Unknown keys are errors, so that a typo is never silently ignored."""
-        allowed = set(allowed)
+        allowed = allowed if isinstance(allowed, frozenset) else set(allowed)
+        if allowed.issuperset(obj):  # the common case: every key known, looked at in one call
+            return
         for key in obj:
             if key not in allowed:
                 if where:

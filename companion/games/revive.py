@@ -255,7 +255,7 @@ def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
 
 def read_fields(check: Checker, player: dict, path: str, variant: str) -> Sheet:
     """`read_player` field by field: each problem added to `check` with its contract path."""
-    check.known(player, PLAYER_KEYS, path)
+    check.known(player, _ALL_KEYS, path)
     expansion = variant in ABYSS
     if not expansion:
         for key in ABYSS_ONLY:
@@ -447,13 +447,49 @@ def player_part(check: Checker, player: dict, path: str, variant: str) -> tuple[
     """One player's sheet and lines: nothing in them depends on the other players (V1-V4), so they
     are kept per sub-document (parts.py) and only the 4-point token and the ranking are shared."""
     sheet = read_player(check, player, path, variant)
-    return sheet, tuple(score_sheet(sheet, variant))
+    return sheet, _part_lines(sheet, variant)
+
+
+def _part_lines(sheet: Sheet, variant: str) -> tuple[Line, ...]:
+    """`score_sheet`'s lines for a part: the worded ones kept per what they read (`_worded`) and
+    shared between parts, which is safe because a part's lines are never handed out (each result
+    copies them: `score`)."""
+    abyss = variant in ABYSS
+    card_bonus, great, tokens, resources, artifact_card = _worded(
+        sheet.card_bonus, sheet.scyphoz if abyss else 0, sheet.great_locations, sheet.four_token,
+        sheet.two_tokens, sheet.resources, sheet.artifacts, sheet.artifact_card, abyss, current())
+    lines = (_number_line("track", sheet.track), _number_line("progress", sheet.progress), card_bonus, great,
+             tokens, resources, _number_line("artifacts", sheet.artifact_points), artifact_card)
+    return (*lines, _number_line("devotion", sheet.devotion)) if abyss else lines
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _number_line(key: str, value: int) -> Line:
+    return _number(key, value)
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _worded(card_bonus: tuple, scyphoz: int, great_locations: tuple, four_token: bool, two_tokens: int,
+            resources: tuple, artifacts: tuple, artifact_card: tuple, abyss: bool, language: str) -> tuple:
+    """The lines of `score_sheet` that say more than a number, for a sheet holding these entries, in
+    `language` (the current one: part of the key)."""
+    sheet = Sheet(card_bonus=card_bonus, scyphoz=scyphoz, great_locations=great_locations,
+                  four_token=four_token, two_tokens=two_tokens, resources=resources, artifacts=artifacts,
+                  artifact_card=artifact_card)
+    variant = ABYSS[0] if abyss else "base"
+    return (card_bonus_line(sheet, variant), great_locations_line(sheet), tokens_line(sheet),
+            resources_line(sheet), artifact_card_line(sheet))
+
+
+TABLE_KEYS = frozenset(("game", "variant", "players"))
+_PATHS = tuple(join("players", i) for i in range(4))  # each seat's path, written once
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
-    check.known(doc, ("game", "variant", "players"), "")
+    check.known(doc, TABLE_KEYS, "")
     variant = doc["variant"]
-    parts = [PARTS.part(player_part, check, player, join("players", i), variant) if isinstance(player, dict)
+    parts = [PARTS.part(player_part, check, player, _PATHS[i] if i < len(_PATHS) else join("players", i),
+                        variant) if isinstance(player, dict)
              else (Sheet(), ()) for i, player in enumerate(doc["players"])]
     sheets = [sheet for sheet, _lines in parts]
     check_four_token(check, sheets, names)
