@@ -29,6 +29,7 @@ from .core import (
 )
 from .hooks import Hooks, blank
 from .i18n import _, current
+from .parts import CLEARS
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
@@ -75,6 +76,7 @@ COMMON_KEPT = 256
 # (game id, variant, names, language) -> (the game, the problems, the names or None): what `_common`
 # says of a document holding them, in that language
 _COMMON: dict[tuple, tuple[Game, tuple[Problem, ...], tuple[str, ...] | None]] = {}
+CLEARS.append(_COMMON.clear)
 
 
 def _common_of_names(game: Game, variant: str, names: tuple[str, ...]

@@ -29,7 +29,7 @@ from .core import (
 from .hooks import Hooks
 from .hooks import blank as nothing
 from .i18n import N_, _, current, ngettext
-from .parts import PARTS
+from .parts import CLEARS, PARTS
 
 ABYSS = ("abyss",)
 COLOURS = 3  # card colours, artifact colours and artifact-card lines all come in three (V3, V5)
@@ -483,6 +483,10 @@ def _worded(card_bonus: tuple, scyphoz: int, great_locations: tuple, four_token:
 
 TABLE_KEYS = frozenset(("game", "variant", "players"))
 _PATHS = tuple(join("players", i) for i in range(4))  # each seat's path, written once
+
+
+CLEARS.extend(kept.cache_clear for kept in (_card_bonus_words, _tokens_words, _resources_words,
+                                            _artifact_card_words, _worded, _number_line))
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
