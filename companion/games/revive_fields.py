@@ -16,8 +16,8 @@ SHARED, EACH = "shared", "each"
 
 def _points(player: dict) -> tuple[int, ...]:
     lines = player.get("artifact_card") or []
-    if type(lines) is list and len(lines) == 3 and type(a := lines[0]) is dict and type(b := lines[1]) is dict \
-            and type(c := lines[2]) is dict:  # the contract's three lines, at once
+    if type(lines) is list and len(lines) == 3 and type(a := lines[0]) is dict \
+            and type(b := lines[1]) is dict and type(c := lines[2]) is dict:  # the contract's three lines
         return a.get("points", 0), b.get("points", 0), c.get("points", 0)
     return tuple([line.get("points", 0) if isinstance(line, dict) else 0 for line in lines]) or (0,) * 3
 

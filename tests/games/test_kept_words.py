@@ -58,7 +58,8 @@ def test_forget_leaves_nothing_kept():
 
 
 def test_names_are_checked_again_in_each_language():
-    doc = {"game": "revive", "variant": "base", "players": [{"name": "Ana"}, {"name": "ana "}, {"name": "\u202e"}]}
+    doc = {"game": "revive", "variant": "base",
+           "players": [{"name": "Ana"}, {"name": "ana "}, {"name": "\u202e"}]}
     with i18n.using("fr"):
         french = [(p.path, p.message) for p in games.validate(doc)]
     with i18n.using("en"):
@@ -96,7 +97,8 @@ def test_a_ranking_without_a_tie_never_words_its_criteria(totals):
     assert explanation == [] and answers == []
 
 
-@given(st.lists(st.integers(0, 4), min_size=2, max_size=6), st.lists(st.integers(0, 3), min_size=6, max_size=6))
+@given(st.lists(st.integers(0, 4), min_size=2, max_size=6),
+       st.lists(st.integers(0, 3), min_size=6, max_size=6))
 def test_criteria_given_as_a_function_rank_as_the_criteria_themselves(totals, values):
     chain = [by_value(lambda name: values[int(name[1:])], "jetons")]
     called = []
