@@ -28,7 +28,8 @@ from .core import (
     player_name,
 )
 from .hooks import Hooks, blank
-from .i18n import _
+from .i18n import _, current
+from .parts import CLEARS
 
 _MODULES = (rebirth, reterra, revive)
 GAMES: dict[str, Game] = {m.GAME.id: m.GAME for m in _MODULES}
@@ -51,7 +52,45 @@ def hooks_of(game_id: str) -> Hooks:
 
 
 def _common(doc: object, games: Mapping[str, Game], check: Checker):
-    """Check what every game shares; return (game, variant, names, players) or None."""
+    """Check what every game shares; return (game, variant, names, players) or None. What it says
+    of the common case (a game the mapping knows and a variant given as text, each player an object
+    with a name in text) is kept per game, variant, names and language (`_COMMON`)."""
+    if type(doc) is dict:
+        game_id, variant, players = doc.get("game"), doc.get("variant"), doc.get("players")
+        game = games.get(game_id) if type(game_id) is str else None
+        if game is not None and type(variant) is str and type(players) is list:
+            names = tuple(p.get("name") if type(p) is dict else None for p in players)
+            if all(type(name) is str for name in names):  # text alone: equal keys, equal names
+                key = (game_id, variant, names, current())
+                kept = _COMMON.get(key)
+                if kept is None or kept[0] is not game:  # a game registered again (the tests' own)
+                    if len(_COMMON) >= COMMON_KEPT:
+                        _COMMON.clear()
+                    _COMMON[key] = kept = _common_of_names(game, variant, names)
+                check.problems.extend(kept[1])
+                return None if kept[2] is None else (game, variant, list(kept[2]), players)
+    return _common_of(doc, games, check)
+
+
+COMMON_KEPT = 256
+# (game id, variant, names, language) -> (the game, the problems, the names or None): what `_common`
+# says of a document holding them, in that language
+_COMMON: dict[tuple, tuple[Game, tuple[Problem, ...], tuple[str, ...] | None]] = {}
+CLEARS.append(_COMMON.clear)
+
+
+def _common_of_names(game: Game, variant: str, names: tuple[str, ...]
+                     ) -> tuple[Game, tuple[Problem, ...], tuple[str, ...] | None]:
+    """`_common` of a document of `game` holding `variant` and players named `names`, in the current
+    language: its problems and names (None: nothing to score)."""
+    check = Checker()
+    common = _common_of({"game": game.id, "variant": variant, "players": [{"name": n} for n in names]},
+                        {game.id: game}, check)
+    return game, tuple(check.problems), None if common is None else tuple(common[2])
+
+
+def _common_of(doc: object, games: Mapping[str, Game], check: Checker):
+    """`_common` read from the document itself."""
     if not isinstance(doc, dict):
         check.add("document", _("le document doit être un objet JSON"))
         return None
@@ -181,7 +220,7 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
     players = doc.get("players", [])
     hooks = hooks_of(result.game)
     is_blank = hooks.blank
-    blank_ = [isinstance(p, dict) and is_blank({k: v for k, v in p.items() if k != "name"}) for p in players]
+    blank_ = [isinstance(p, dict) and is_blank(_own(p)) for p in players]
     # "everyone at 0" only when the totals are: the table's own parts (Rebirth's cities) may score
     # with every player's own fields blank
     if finished and players and all(blank_) and all(p.total == 0 for p in result.players):
@@ -194,6 +233,13 @@ def warnings(doc: dict, result: Result | None = None, *, finished: bool = False)
                                                      name=name, total=result.players[i].total)))
     out.extend(hooks.warnings(doc, result))
     return out
+
+
+def _own(player: dict) -> dict:
+    """A player's own fields: their sub-document without their name (a copy)."""
+    own = dict.copy(player)
+    own.pop("name", None)
+    return own
 
 
 def tie_offered(game_id: str, variant: str, edition: str | None = None) -> tuple[TieField, ...] | None:

@@ -92,7 +92,9 @@ class Checker:
 
     def known(self, obj: dict, allowed: Iterable[str], path: str, where: str = "") -> None:
         """Unknown keys are errors, so that a typo is never silently ignored."""
-        allowed = set(allowed)
+        allowed = allowed if isinstance(allowed, frozenset) else set(allowed)
+        if allowed.issuperset(obj):  # the common case: every key known, looked at in one call
+            return
         for key in obj:
             if key not in allowed:
                 if where:
@@ -459,7 +461,10 @@ class PlayerScore:
 
     @property
     def total(self) -> int:
-        return sum(line.points for line in self.breakdown)
+        total = 0  # as sum() adds them, without a generator (every save reads each total twice)
+        for line in self.breakdown:
+            total += line.points
+        return total
 
     def points(self, key: str) -> int:
         for line in self.breakdown:
@@ -680,18 +685,28 @@ def holder_wins(holder: str | None, phrase: str, nobody: str | Callable[[Tie], s
     return Criterion(split, nobody if callable(nobody) else lambda tie: nobody)
 
 
-def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion],
+Criteria = Sequence[Criterion] | Callable[[], Sequence[Criterion]]
+
+
+def rank(players: Sequence[PlayerScore], criteria: Criteria,
          answers: list[str] | None = None) -> tuple[list[Place], list[str]]:
     """Places with shared ranks (1, 2, 2, 4) and one French sentence per tie settled; with
     `answers`, each sentence's short answer is added to it (who wins, and what decided).
 
     Players are grouped by total; each tied group is split by the criteria in order;
     a sub-group still tied starts again at the criterion that split it (never earlier ones).
+    `criteria` may be a function giving them: it is called only when two players are tied (most
+    games have no tie, and their criteria's words are then never worded).
     """
     totals = {p.name: p.total for p in players}
-    everyone = tuple(p.name for p in players)
+    everyone = tuple(totals) if len(totals) == len(players) else tuple(p.name for p in players)
+    if len(set(totals.values())) == len(everyone):  # no tie: each alone in their place
+        return [Place(i, [name]) for i, name in enumerate(sorted(everyone, key=totals.__getitem__,
+                                                                 reverse=True), 1)], []
     # sorted() is stable: equal totals keep seat order.
     by_total = sorted(everyone, key=lambda n: -totals[n])
+    if callable(criteria):
+        criteria = criteria()
     placed: set[str] = set()
     ranking: list[Place] = []
     explanation: list[str] = []
@@ -749,8 +764,9 @@ def rank(players: Sequence[PlayerScore], criteria: Sequence[Criterion],
     return ranking, explanation
 
 
-def finish(game: str, variant: str, players: list[PlayerScore], criteria: Sequence[Criterion]) -> Result:
-    """Build the result once every player is scored: the one place ranking happens."""
+def finish(game: str, variant: str, players: list[PlayerScore], criteria: Criteria) -> Result:
+    """Build the result once every player is scored: the one place ranking happens (`criteria`: the
+    tie-break chain, or a function giving it, called only for a tie: see `rank`)."""
     answers: list[str] = []
     ranking, explanation = rank(players, criteria, answers)
     return Result(game, variant, players, ranking, explanation, answers)

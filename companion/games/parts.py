@@ -90,3 +90,15 @@ class Parts:
 
 
 PARTS = Parts()
+
+# What else the engine keeps between scorings (a line's words per what it reads, the table's common
+# checks): each module that keeps something lists here how to forget it, so that `forget` leaves
+# nothing kept (tests comparing a kept score with a fresh one, benchmarks of a full rescoring).
+CLEARS: list[Callable[[], None]] = []
+
+
+def forget() -> None:
+    """Nothing kept any more: every part, and everything listed in `CLEARS`."""
+    PARTS.clear()
+    for clear in CLEARS:
+        clear()

@@ -656,7 +656,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
                               for ln in read[n].lines_for(variant, tuple(won[n]), tuple(left[n]))])
               for n in names]
     tara = {n: players[n].tara for n in names}
-    return finish(GAME.id, variant, scores, criteria(variant, holders, tara))
+    return finish(GAME.id, variant, scores, lambda: criteria(variant, holders, tara))  # a tie's alone
 
 
 ITEMISED = ("farms", "cities", "ports", "public_missions", "towers")  # in-game points besides the track

@@ -42,6 +42,7 @@ from typing import Any
 from .core import (
     Category,
     Checker,
+    Criterion,
     Game,
     Lever,
     Line,
@@ -503,10 +504,11 @@ def score(doc: dict, names: list[str], check: Checker, edition: str = FRENCH) ->
     if not check.ok:
         return None
     # T6: highest total, then most inhabitants (the English edition: most buildings), then shared.
-    if edition == ENGLISH:
-        criteria = [by_value(lambda n: buildings[n], _("bâtiments (règle de l'édition anglaise)"))]
-    else:
-        criteria = [by_value(lambda n: inhabitants[n], _("habitants"))]
+    def criteria() -> list[Criterion]:  # worded only for a tie (core.rank)
+        if edition == ENGLISH:
+            return [by_value(lambda n: buildings[n], _("bâtiments (règle de l'édition anglaise)"))]
+        return [by_value(lambda n: inhabitants[n], _("habitants"))]
+
     return finish(GAME.id, doc["variant"], scores, criteria)
 
 

@@ -8,6 +8,7 @@ checks it against the contract and adds up the categories of V1.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .core import (
     Category,
@@ -26,8 +27,9 @@ from .core import (
     join,
 )
 from .hooks import Hooks
-from .i18n import N_, _, ngettext
-from .parts import PARTS
+from .hooks import blank as nothing
+from .i18n import N_, _, current, ngettext
+from .parts import CLEARS, PARTS
 
 ABYSS = ("abyss",)
 COLOURS = 3  # card colours, artifact colours and artifact-card lines all come in three (V3, V5)
@@ -136,9 +138,124 @@ def _resources(check: Checker, player: dict, path: str) -> tuple[int, ...]:
     return tuple(check.integer(given, key, p, 0, limit) for key, (limit, _, _) in RESOURCES.items())
 
 
+def _plain_card_bonus(value: object) -> tuple[tuple[bool, int], ...] | None:
+    """`card_bonus` as the contract wants it (three {unlocked, cards}), read; None otherwise."""
+    if type(value) is not list or len(value) != COLOURS:
+        return None
+    out = []
+    for entry in value:
+        if type(entry) is not dict or not _CARD_BONUS_KEYS.issuperset(entry):
+            return None
+        unlocked, cards = entry.get("unlocked", False), entry.get("cards", 0)
+        if type(unlocked) is not bool or type(cards) is not int or not 0 <= cards <= CARDS_MAX:
+            return None
+        out.append((unlocked, cards))
+    return tuple(out)
+
+
+def _plain_artifact_card(value: object) -> tuple[tuple[int, int], ...] | None:
+    """`artifact_card` as the contract wants it (three {count, points}), read; None otherwise."""
+    if type(value) is not list or len(value) != COLOURS:
+        return None
+    out = []
+    for entry in value:
+        if type(entry) is not dict or not _ARTIFACT_CARD_KEYS.issuperset(entry):
+            return None
+        count, points = entry.get("count", 0), entry.get("points", 0)
+        if type(count) is not int or not 0 <= count <= CARD_COUNT_MAX \
+                or type(points) is not int or not 0 <= points <= CARD_LINE_POINTS_MAX:
+            return None
+        out.append((count, points))
+    return tuple(out)
+
+
+_CARD_BONUS_KEYS = frozenset(("unlocked", "cards"))
+_ARTIFACT_CARD_KEYS = frozenset(("count", "points"))
+_ALL_KEYS = frozenset(PLAYER_KEYS)
+_BASE_NUMBERS = tuple((key, hi) for key, hi in NUMBERS.items() if key not in ABYSS_ONLY)
+_ABYSS_NUMBERS = tuple(NUMBERS.items())
+_BLANK = dict(vars(Sheet()))  # every field of a sheet, in order, as a player who typed nothing
+_RESOURCE_LIMITS = tuple((key, limit) for key, (limit, _one, _many) in RESOURCES.items())
+
+
+def plain_sheet(player: dict, variant: str) -> Sheet | None:
+    """The sheet of a player whose every field is as the contract wants it (nothing to say), read
+    in one pass without a contract path; None for anything else, which `read_player` reads field
+    by field, saying each problem (`read_fields`). The same sheet as it gives whenever it says nothing
+    (tests/games/test_revive_reading.py)."""
+    if not _ALL_KEYS.issuperset(player):
+        return None
+    expansion = variant in ABYSS
+    if not expansion and ("scyphoz" in player or "devotion" in player):
+        return None
+    values = _BLANK.copy()
+    for key, hi in _ABYSS_NUMBERS if expansion else _BASE_NUMBERS:
+        if key in player:
+            value = player[key]
+            if type(value) is not int or not 0 <= value <= hi:
+                return None
+            values[key] = value
+    if "great_locations" in player:
+        value = player["great_locations"]
+        if type(value) is not list or len(value) > GREAT_LOCATIONS_MAX:
+            return None
+        lo, hi = GREAT_LOCATION_POINTS
+        for v in value:
+            if type(v) is not int or not lo <= v <= hi:
+                return None
+        values["great_locations"] = tuple(value)
+    if "artifacts" in player:
+        value = player["artifacts"]
+        if type(value) is not list or len(value) != COLOURS:
+            return None
+        for v in value:
+            if type(v) is not int or not 0 <= v <= ARTIFACTS_MAX:
+                return None
+        values["artifacts"] = tuple(value)
+    if "four_token" in player:
+        value = player["four_token"]
+        if type(value) is not bool:
+            return None
+        values["four_token"] = value
+    if "resources" in player:
+        value = player["resources"]
+        if type(value) is not dict or not _RESOURCE_KEYS.issuperset(value):
+            return None
+        got = []
+        for key, limit in _RESOURCE_LIMITS:
+            v = value.get(key, 0)
+            if type(v) is not int or not 0 <= v <= limit:
+                return None
+            got.append(v)
+        values["resources"] = tuple(got)
+    if "card_bonus" in player:
+        value = _plain_card_bonus(player["card_bonus"])
+        if value is None:
+            return None
+        values["card_bonus"] = value
+    if "artifact_card" in player:
+        value = _plain_artifact_card(player["artifact_card"])
+        if value is None:
+            return None
+        values["artifact_card"] = value
+    sheet = object.__new__(Sheet)  # its fields laid at once (a frozen class sets them one by one)
+    sheet.__dict__.update(values)
+    return sheet
+
+
+_RESOURCE_KEYS = frozenset(RESOURCES)
+
+
 def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
-    """Every field of one player, each problem added to `check` with its contract path."""
-    check.known(player, PLAYER_KEYS, path)
+    """Every field of one player, each problem added to `check` with its contract path (a player
+    with nothing to say is read at once: `plain_sheet`)."""
+    sheet = plain_sheet(player, variant)
+    return sheet if sheet is not None else read_fields(check, player, path, variant)
+
+
+def read_fields(check: Checker, player: dict, path: str, variant: str) -> Sheet:
+    """`read_player` field by field: each problem added to `check` with its contract path."""
+    check.known(player, _ALL_KEYS, path)
     expansion = variant in ABYSS
     if not expansion:
         for key in ABYSS_ONLY:
@@ -184,25 +301,39 @@ def _sum(terms: list[str], points: int) -> str:
     return " + ".join(terms) + (f" = {points}" if len(terms) > 1 else "")
 
 
+# Each line's words are kept per what it reads and the language (`_kept`): an autosave changes one
+# field of a player, and the other lines of their sheet are worded as before.
+KEPT_WORDS = 1024
+
+
 def card_bonus_line(sheet: Sheet, variant: str) -> Line:
     """V1 and V4: 2 per card of each unlocked colour; Scyphoz cards join an unlocked colour if any."""
+    abyss = variant in ABYSS
+    return Line("card_bonus", *_card_bonus_words(sheet.card_bonus, sheet.scyphoz if abyss else 0, abyss,
+                                                 current()))
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _card_bonus_words(card_bonus: tuple[tuple[bool, int], ...], scyphoz: int, abyss: bool,
+                      language: str) -> tuple[int, str]:
+    """`card_bonus_line`'s points and detail, in `language` (the current one: part of the key)."""
     terms, notes = [], []
     points = 0
-    for i, (unlocked, cards) in enumerate(sheet.card_bonus):
+    for i, (unlocked, cards) in enumerate(card_bonus):
         if unlocked:
             points += CARD_POINTS * cards
             terms.append(f"{cards} × {CARD_POINTS} ({colour(i)})")
         elif cards:
             notes.append(_("{v1} non débloquée : {v2} sans points",
                            v1=colour(i), v2=ngettext("{n} carte", "{n} cartes", cards)))
-    if variant in ABYSS and sheet.scyphoz:
-        if any(unlocked for unlocked, _ in sheet.card_bonus):
-            points += CARD_POINTS * sheet.scyphoz
-            terms.append(_("{v1} × {CARD_POINTS} (Scyphoz)", v1=sheet.scyphoz, CARD_POINTS=CARD_POINTS))
+    if abyss and scyphoz:
+        if any(unlocked for unlocked, _ in card_bonus):
+            points += CARD_POINTS * scyphoz
+            terms.append(_("{v1} × {CARD_POINTS} (Scyphoz)", v1=scyphoz, CARD_POINTS=CARD_POINTS))
         else:
             notes.append(ngettext("{n} carte Scyphoz sans couleur débloquée : 0",
-                                  "{n} cartes Scyphoz sans couleur débloquée : 0", sheet.scyphoz))
-    return Line("card_bonus", points, _(" ; ").join(([_sum(terms, points)] if terms else []) + notes))
+                                  "{n} cartes Scyphoz sans couleur débloquée : 0", scyphoz))
+    return points, _(" ; ").join(([_sum(terms, points)] if terms else []) + notes)
 
 
 def great_locations_line(sheet: Sheet) -> Line:
@@ -211,25 +342,37 @@ def great_locations_line(sheet: Sheet) -> Line:
 
 
 def tokens_line(sheet: Sheet) -> Line:
+    return Line("tokens", *_tokens_words(sheet.four_token, sheet.two_tokens, current()))
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _tokens_words(four_token: bool, two_tokens: int, language: str) -> tuple[int, str]:
+    """`tokens_line`'s points and detail, in `language` (the current one: part of the key)."""
     terms = []
-    if sheet.four_token:
+    if four_token:
         terms.append(_("{FOUR_TOKEN} (jeton 4 points)", FOUR_TOKEN=FOUR_TOKEN))
-    if sheet.two_tokens:
+    if two_tokens:
         terms.append(ngettext("{n} × {points} (jeton 2 points)", "{n} × {points} (jetons 2 points)",
-                              sheet.two_tokens, points=TWO_TOKEN))
-    points = FOUR_TOKEN * sheet.four_token + TWO_TOKEN * sheet.two_tokens
-    return Line("tokens", points, _sum(terms, points))
+                              two_tokens, points=TWO_TOKEN))
+    points = FOUR_TOKEN * four_token + TWO_TOKEN * two_tokens
+    return points, _sum(terms, points)
 
 
 def resources_line(sheet: Sheet) -> Line:
     """V1, V2: 1 point per full 5 of gears, books, food and crystals together; the rest is shown
     because it breaks ties (V6)."""
-    total = sum(sheet.resources)
+    return Line("resources", *_resources_words(sheet.resources, current()))
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _resources_words(resources: tuple[int, ...], language: str) -> tuple[int, str]:
+    """`resources_line`'s points and detail, in `language` (the current one: part of the key)."""
+    total = sum(resources)
     points, rest = divmod(total, RESOURCES_PER_POINT)
     if not total:
-        return Line("resources", 0, "")
+        return 0, ""
     kinds = [ngettext(singular, many, n)
-             for n, (_limit, singular, many) in zip(sheet.resources, RESOURCES.values(), strict=True) if n]
+             for n, (_limit, singular, many) in zip(resources, RESOURCES.values(), strict=True) if n]
     left = ngettext("{n} ressource restante", "{n} ressources restantes", total)
     left = f"{' + '.join(kinds)} = {left}" if len(kinds) > 1 else f"{left} ({kinds[0]})"
     converted = (_("{points} × {RESOURCES_PER_POINT} = {v3} converties",
@@ -240,7 +383,7 @@ def resources_line(sheet: Sheet) -> Line:
 
     detail = _("{left} ; {converted}, reste {unconverted}",
                left=left, converted=converted, unconverted=unconverted)
-    return Line("resources", points, detail)
+    return points, detail
 
 
 def artifact_card_line(sheet: Sheet) -> Line:
@@ -249,10 +392,16 @@ def artifact_card_line(sheet: Sheet) -> Line:
     A line left empty (count and points 0) is not shown; the others are shown per colour, then summed
     in the form the players write on the score pad.
     """
+    return Line("artifact_card", *_artifact_card_words(sheet.artifacts, sheet.artifact_card, current()))
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _artifact_card_words(artifacts_of: tuple[int, ...], artifact_card: tuple[tuple[int, int], ...],
+                         language: str) -> tuple[int, str]:
+    """`artifact_card_line`'s points and detail, in `language` (the current one: part of the key)."""
     terms, labelled = [], []
     points = 0
-    for i, (artifacts, (count, line_points)) in enumerate(zip(sheet.artifacts, sheet.artifact_card,
-                                                              strict=True)):
+    for i, (artifacts, (count, line_points)) in enumerate(zip(artifacts_of, artifact_card, strict=True)):
         value = (artifacts + 1) * count * line_points
         points += value
         if count or line_points:
@@ -262,7 +411,7 @@ def artifact_card_line(sheet: Sheet) -> Line:
     detail = _(" ; ").join(labelled)
     if len(terms) > 1:
         detail += _(" ; en tout {v1}", v1=_sum(terms, points))
-    return Line("artifact_card", points, detail)
+    return points, detail
 
 
 def score_sheet(sheet: Sheet, variant: str) -> list[Line]:
@@ -298,13 +447,53 @@ def player_part(check: Checker, player: dict, path: str, variant: str) -> tuple[
     """One player's sheet and lines: nothing in them depends on the other players (V1-V4), so they
     are kept per sub-document (parts.py) and only the 4-point token and the ranking are shared."""
     sheet = read_player(check, player, path, variant)
-    return sheet, tuple(score_sheet(sheet, variant))
+    return sheet, _part_lines(sheet, variant)
+
+
+def _part_lines(sheet: Sheet, variant: str) -> tuple[Line, ...]:
+    """`score_sheet`'s lines for a part: the worded ones kept per what they read (`_worded`) and
+    shared between parts, which is safe because a part's lines are never handed out (each result
+    copies them: `score`)."""
+    abyss = variant in ABYSS
+    card_bonus, great, tokens, resources, artifact_card = _worded(
+        sheet.card_bonus, sheet.scyphoz if abyss else 0, sheet.great_locations, sheet.four_token,
+        sheet.two_tokens, sheet.resources, sheet.artifacts, sheet.artifact_card, abyss, current())
+    lines = (_number_line("track", sheet.track), _number_line("progress", sheet.progress), card_bonus, great,
+             tokens, resources, _number_line("artifacts", sheet.artifact_points), artifact_card)
+    return (*lines, _number_line("devotion", sheet.devotion)) if abyss else lines
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _number_line(key: str, value: int) -> Line:
+    return _number(key, value)
+
+
+@lru_cache(maxsize=KEPT_WORDS)
+def _worded(card_bonus: tuple, scyphoz: int, great_locations: tuple, four_token: bool, two_tokens: int,
+            resources: tuple, artifacts: tuple, artifact_card: tuple, abyss: bool, language: str) -> tuple:
+    """The lines of `score_sheet` that say more than a number, for a sheet holding these entries, in
+    `language` (the current one: part of the key)."""
+    sheet = Sheet(card_bonus=card_bonus, scyphoz=scyphoz, great_locations=great_locations,
+                  four_token=four_token, two_tokens=two_tokens, resources=resources, artifacts=artifacts,
+                  artifact_card=artifact_card)
+    variant = ABYSS[0] if abyss else "base"
+    return (card_bonus_line(sheet, variant), great_locations_line(sheet), tokens_line(sheet),
+            resources_line(sheet), artifact_card_line(sheet))
+
+
+TABLE_KEYS = frozenset(("game", "variant", "players"))
+_PATHS = tuple(join("players", i) for i in range(4))  # each seat's path, written once
+
+
+CLEARS.extend(kept.cache_clear for kept in (_card_bonus_words, _tokens_words, _resources_words,
+                                            _artifact_card_words, _worded, _number_line))
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
-    check.known(doc, ("game", "variant", "players"), "")
+    check.known(doc, TABLE_KEYS, "")
     variant = doc["variant"]
-    parts = [PARTS.part(player_part, check, player, join("players", i), variant) if isinstance(player, dict)
+    parts = [PARTS.part(player_part, check, player, _PATHS[i] if i < len(_PATHS) else join("players", i),
+                        variant) if isinstance(player, dict)
              else (Sheet(), ()) for i, player in enumerate(doc["players"])]
     sheets = [sheet for sheet, _lines in parts]
     check_four_token(check, sheets, names)
@@ -314,7 +503,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     lines = dict(zip(names, (kept for _sheet, kept in parts), strict=True))
     players = [PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines[name]])  # its own
                for name in by_name]
-    return finish(GAME.id, variant, players, criteria(by_name))
+    return finish(GAME.id, variant, players, lambda: criteria(by_name))  # worded for a tie alone
 
 
 GAME = Game(
@@ -348,12 +537,12 @@ GAME = Game(
 def blank(player: dict) -> bool:
     """A player with nothing entered: the artifact card's printed points alone (the table's shared
     card, copied to every player) are not an entry, its counts are."""
-    from .hooks import blank as nothing
-
-    card = player.get("artifact_card")
-    if isinstance(card, list):
-        card = [line.get("count") if isinstance(line, dict) else line for line in card]
-    return nothing({**player, "artifact_card": card})
+    for key, value in player.items():  # the first field entered answers (most players have one)
+        if key == "artifact_card" and isinstance(value, list):
+            value = [line.get("count") if isinstance(line, dict) else line for line in value]
+        if not nothing(value):
+            return False
+    return True
 
 
 TIE_FIELDS = (

@@ -16,6 +16,9 @@ SHARED, EACH = "shared", "each"
 
 def _points(player: dict) -> tuple[int, ...]:
     lines = player.get("artifact_card") or []
+    if type(lines) is list and len(lines) == 3 and type(a := lines[0]) is dict \
+            and type(b := lines[1]) is dict and type(c := lines[2]) is dict:  # the contract's three lines
+        return a.get("points", 0), b.get("points", 0), c.get("points", 0)
     return tuple([line.get("points", 0) if isinstance(line, dict) else 0 for line in lines]) or (0,) * 3
 
 
@@ -33,16 +36,19 @@ def to_document(document: dict, reading) -> None:
     if reading.data.get("card_mode") != SHARED:
         return
     shared = [reading.data.get(field) or 0 for field in _CARD]
+    laid = reading.paths
     for i, player in enumerate(document["players"]):
-        lines = player.setdefault("artifact_card", [{} for _ in shared])
+        lines = player["artifact_card"] if "artifact_card" in player else \
+            player.setdefault("artifact_card", [{} for _ in shared])
         paths = _POINTS[i] if i < len(_POINTS) else _points_paths(i)
+        given = len(lines)
         for j, points in enumerate(shared):
-            if j < len(lines) and isinstance(lines[j], dict):
+            if j < given and isinstance(line := lines[j], dict):
                 if points:
-                    lines[j]["points"] = points
+                    line["points"] = points
                 else:
-                    lines[j].pop("points", None)
-                reading.paths[paths[j]] = _CARD[j]
+                    line.pop("points", None)
+                laid[paths[j]] = _CARD[j]
 
 
 def _points_paths(i: int) -> tuple[str, ...]:
