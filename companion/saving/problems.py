@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .. import games
+from .spec import Fixed, Group, Reading, Rows
 
 
 def field_for(path: str, paths: Mapping[str, str]) -> str | None:
@@ -111,3 +112,30 @@ def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str,
     blocking = bool(own) or refused
     fold(errors, general, [n for n in errors if not shows(n)])
     return Checked(None if blocking else document, errors, general, result, frozenset(own & errors.keys()))
+
+
+def shows(reading: Reading, name: str) -> bool:
+    """Whether the page read by `reading` has a field (or a group, a list, a row) of that name: a
+    place for its messages (the seat list has none)."""
+    if name == "players" or reading.spec is None:
+        return False
+    parts = name.split("-")
+    if parts[0] == "players":
+        if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(reading.players):
+            return False
+        node, parts = reading.spec.player, parts[2:]
+    else:
+        node = reading.spec.table
+    for part in parts:
+        if type(node) is Group:
+            node = next((sub for key, sub in node.fields if key == part), None)
+            if node is None:
+                return False
+        elif type(node) in (Rows, Fixed):
+            limit = node.max_entries if type(node) is Rows else node.n
+            if not (part.isdigit() and int(part) < limit):
+                return False
+            node = node.item
+        else:
+            return False
+    return True

@@ -145,6 +145,7 @@ class Texts:
     spec: Spec | None = None
     parts: dict = field(default_factory=dict)
     readings: dict = field(default_factory=dict)
+    marks: dict = field(default_factory=dict)  # segment name -> the marshal bytes its texts were made of
 
     @property
     def paths(self) -> dict[str, str]:
@@ -203,14 +204,16 @@ class Fields:
             found = self._specs[(variant, seats)] = self._make(variant, seats)
         return found
 
-    def texts(self, document: dict) -> Texts:
+    def texts(self, document: dict, like: Texts | None = None) -> Texts:
         """The stored document as its page shows it (kept whole by what it holds, `WHOLE`: an
-        autosave's stored texts are those the save before it wrote). Its dicts are shared: read
-        them, never change them."""
+        autosave's stored texts are those the save before it wrote); `like`: the texts of the
+        document it was made from (a save's), its segments taken where unchanged, not kept whole
+        (the caller keeps them). Its dicts are shared: read them, never change them."""
         spec = self.spec(document["variant"], len(document.get("players") or []))
-        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec)
+        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec) if like is None else \
+            texts(spec, document, self.hooks, like)
         return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None,
-                     spec, kept.parts)
+                     spec, kept.parts, marks=kept.marks)
 
     def _whole(self, _check, document: dict, _name: str, spec: Spec) -> Texts:
         return texts(spec, document, self.hooks)
@@ -231,23 +234,42 @@ class Fields:
 PIECES, WHOLE, _NO_CHECK = Parts(512), Parts(64), Checker()
 
 
-def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
-    """The page's texts of a stored document."""
+def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | None = None) -> Texts:
+    """The page's texts of a stored document; `like`: those of a document it was made from (this
+    language's), whose segments of the same marshal bytes are taken as they are, and its merged dicts
+    with the changed segments laid over them when these show the same fields (an autosave's)."""
     data = {k: v for k, v in document.items() if k not in ("game", "variant")}
     if hooks.to_texts is not None:
         hooks.to_texts(document, data)
     players = data.pop("players", None)
     players = players if isinstance(players, list) else []
-    out = Texts(spec=spec)
-    out.parts[""] = PIECES.part(_piece, _NO_CHECK, data, "", spec)
-    for i in range(spec.seats):
-        out.parts[f"players-{i}"] = PIECES.part(_piece, _NO_CHECK, players[i] if i < len(players) else None,
-                                                f"players-{i}", spec)
+    like = like if like is not None and like.spec is spec else None
+    out, changed = Texts(spec=spec), []
+    for name, raw in (("", data), *((f"players-{i}", players[i] if i < len(players) else None)
+                                    for i in range(spec.seats))):
+        mark = out.marks[name] = _mark(raw)
+        if like is not None and mark is not None and like.marks.get(name) == mark:
+            out.parts[name] = like.parts[name]
+        else:
+            out.parts[name] = PIECES.part(_piece, _NO_CHECK, raw, name, spec)
+            changed.append(name)
+    if like is not None and like.parts.keys() == out.parts.keys() and all(
+            out.parts[name].values.keys() == like.parts[name].values.keys() for name in changed):
+        out.values = like.values | {k: v for name in changed for k, v in out.parts[name].values.items()}
+        out.leaves, out.limits, out.blanks, out.rows = like.leaves, like.limits, like.blanks, like.rows
+        return out  # the same fields: the same leaves, lists and blanks
     for piece in out.parts.values():
         for mine, its in ((out.values, piece.values), (out.leaves, piece.leaves), (out.limits, piece.limits),
                           (out.blanks, piece.blanks), (out.rows, piece.rows)):
             mine.update(its)
     return out
+
+
+def _mark(raw) -> bytes | None:
+    try:
+        return marshal.dumps(raw, MARSHAL)
+    except ValueError:  # not a JSON value: its texts are made each time
+        return None
 
 
 def _piece(_check, value, name: str, spec: Spec) -> Texts:
@@ -322,32 +344,6 @@ class Reading:
     rows: dict = field(default_factory=dict)
     blank: set = field(default_factory=set)
     _indices: dict | None = None
-
-    def shows(self, name: str) -> bool:
-        """Whether the page has a field (or a group, a list, a row) of that name: a place for its
-        messages (the seat list has none)."""
-        if name == "players" or self.spec is None:
-            return False
-        parts = name.split("-")
-        if parts[0] == "players":
-            if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(self.players):
-                return False
-            node, parts = self.spec.player, parts[2:]
-        else:
-            node = self.spec.table
-        for part in parts:
-            if type(node) is Group:
-                node = next((sub for key, sub in node.fields if key == part), None)
-                if node is None:
-                    return False
-            elif type(node) in (Rows, Fixed):
-                limit = node.max_entries if type(node) is Rows else node.n
-                if not (part.isdigit() and int(part) < limit):
-                    return False
-                node = node.item
-            else:
-                return False
-        return True
 
     def say(self, name: str, message: str) -> None:
         said = self.messages.setdefault(name, [])
