@@ -96,21 +96,20 @@ def engine_verdict(document: dict, paths: Mapping[str, str], errors: dict[str, l
         return None, bool(wrong)
 
 
-def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str, str],
-          shows: Callable[[str], bool], say: Callable[[str], str] | None = None) -> Checked:
-    """A document read from its fields, checked: the fields' own messages (`messages`), then the
+def check(document: dict, reading: Reading, say: Callable[[str], str] | None = None) -> Checked:
+    """A document read from its fields (`reading`), checked: the fields' own messages, then the
     engine's, each beside the field of its path; messages of fields the page has no slot for
     (`shows` False: the seat list) at the top. Blocking unless the engine's are all rules between
     fields."""
     errors: dict[str, list[str]] = {}
     general: list[str] = []
-    for name, said in messages.items():
+    for name, said in reading.messages.items():
         for message in said:
             put(errors, general, name, message)
-    own = {name for name, said in messages.items() if said}
-    result, refused = engine_verdict(document, paths, errors, general, own, say)
+    own = {name for name, said in reading.messages.items() if said}
+    result, refused = engine_verdict(document, reading.paths, errors, general, own, say)
     blocking = bool(own) or refused
-    fold(errors, general, [n for n in errors if not shows(n)])
+    fold(errors, general, [n for n in errors if not shows(reading, n)])
     return Checked(None if blocking else document, errors, general, result, frozenset(own & errors.keys()))
 
 
@@ -120,12 +119,10 @@ def shows(reading: Reading, name: str) -> bool:
     if name == "players" or reading.spec is None:
         return False
     parts = name.split("-")
-    if parts[0] == "players":
-        if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(reading.players):
-            return False
-        node, parts = reading.spec.player, parts[2:]
-    else:
-        node = reading.spec.table
+    seat = parts[0] == "players"
+    if seat and (len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(reading.players)):
+        return False
+    node, parts = (reading.spec.player, parts[2:]) if seat else (reading.spec.table, parts)
     for part in parts:
         if type(node) is Group:
             node = next((sub for key, sub in node.fields if key == part), None)

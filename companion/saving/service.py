@@ -9,7 +9,6 @@ times, then `Busy`, 503)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -86,8 +85,7 @@ def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
     if merged.conflicts:  # a blank value named as a person reads it (only then: no message otherwise)
         merged.conflicts = {name: value or _("vide") for name, value in merged.conflicts.items()}
     doc, reading = fields.read(document, merged.data, known=view, touched=merged.touched)
-    shows = functools.partial(problems.shows, reading)
-    return merged, problems.check(doc, reading.messages, reading.paths, shows, fields.say), reading
+    return merged, problems.check(doc, reading, fields.say), reading
 
 
 def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, finishing: bool = False,
@@ -106,8 +104,7 @@ def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, f
         theirs = {name: view.shown(name) or _("vide") for name in view.values
                   if view.shown(name, posted.get(name, "")) != view.shown(name)}
         doc, reading = fields.read(record.document, posted)
-        shows = functools.partial(problems.shows, reading)
-        checked = problems.check(doc, reading.messages, reading.paths, shows, fields.say)
+        checked = problems.check(doc, reading, fields.say)
         if theirs:
             return Outcome("conflict", record, checked, fields, theirs, data=posted, before=view)
         save = Save({})  # it says what is stored already: nothing to write

@@ -121,10 +121,6 @@ class Hooks:
 NO_HOOKS = Hooks()
 
 
-def name_of(prefix: str, key) -> str:
-    return f"{prefix}-{key}" if prefix else str(key)
-
-
 # --------------------------------------------------------------------------- document -> texts
 
 
@@ -147,7 +143,7 @@ class Texts:
     spec: Spec | None = None
     parts: dict = field(default_factory=dict)
     readings: dict = field(default_factory=dict)
-    marks: dict = field(default_factory=dict)  # segment name -> the marshal bytes its texts were made of
+    marks: dict = field(default_factory=dict)  # segment name -> the values its texts show (`_frozen`)
 
     @property
     def paths(self) -> dict[str, str]:
@@ -249,7 +245,10 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | Non
     out, changed = Texts(spec=spec), []
     for name, raw in (("", data), *((f"players-{i}", players[i] if i < len(players) else None)
                                     for i in range(spec.seats))):
-        mark = out.marks[name] = _mark(raw)
+        try:
+            mark = out.marks[name] = _frozen(raw)  # JSON bytes: 1, 1.0 and true are three
+        except ValueError:  # not a value marshal writes either: made each time
+            mark = out.marks[name] = None
         if like is None:
             out.parts[name] = PIECES.part(_piece, _NO_CHECK, raw, name, spec)
         elif mark is not None and like.marks.get(name) == mark:
@@ -267,15 +266,6 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | Non
                           (out.blanks, piece.blanks), (out.rows, piece.rows)):
             mine.update(its)
     return out
-
-
-def _mark(raw) -> bytes | None:
-    """A segment's values as JSON bytes (orjson: a tenth of marshal's cost; 1, 1.0 and true three
-    texts), None when it is not plain JSON (made each time)."""
-    try:
-        return orjson.dumps(raw)
-    except TypeError:  # orjson.JSONEncodeError is one
-        return None
 
 
 def _piece(_check, value, name: str, spec: Spec) -> Texts:
@@ -428,16 +418,25 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
         if len(piece.readings) > 8:  # a blank seat's texts are every new game's, each with its players
             piece.readings.clear()
         own = Reading(piece.values, r.players, known=piece, spec=r.spec)
-        found = piece.readings[key] = (marshal.dumps(_collect(group, prefix, path, own), MARSHAL), own)
+        found = piece.readings[key] = (*_frozen(_collect(group, prefix, path, own)), own)
         own.known = None  # read: no cycle back to the texts that keep it
-    made, own = found
+    thaw, made, own = found
     r.paths.update(own.paths)
     r.data.update(own.data)
     r.rows.update(own.rows)
     r.blank.update(own.blank)
     if own.messages:
         r.messages.update((name, list(said)) for name, said in own.messages.items())
-    return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
+    return thaw(made)  # a copy of what it read
+
+
+def _frozen(value) -> tuple[Callable, bytes]:
+    """A reading kept as bytes, and how to read them back: JSON (a reading comes back exactly, at a sixth
+    of marshal's cost), marshal for what orjson refuses (a lone surrogate, an integer past 64 bits)."""
+    try:
+        return orjson.loads, orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return marshal.loads, marshal.dumps(value, MARSHAL)
 
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
@@ -531,7 +530,7 @@ def _leaf_of(group: Group, key: str) -> Leaf | None:
 
 def _blank(node, name: str, r: Reading) -> bool:
     if isinstance(node, Group):
-        return all(_blank(sub, name_of(name, key), r) for key, sub in node.fields)
+        return all(_blank(sub, f"{name}-{key}" if name else str(key), r) for key, sub in node.fields)
     if isinstance(node, Rows):
         return all(_blank(node.item, f"{name}-{k}", r) for k in (r.indices(name) or [0]))
     if isinstance(node, Fixed):
