@@ -311,7 +311,7 @@ def _document(game_id: int, text) -> dict:
 
 def _keep_document(game_id: int, text, document: dict) -> None:
     if len(_DOCUMENTS) >= DOCUMENTS_KEPT:
-        _DOCUMENTS.pop(next(iter(_DOCUMENTS), None), None)  # the oldest (another thread may take it first)
+        _DOCUMENTS.pop(next(iter(tuple(_DOCUMENTS)), None), None)  # the oldest (keys copied at once)
     _DOCUMENTS[game_id] = (text, document)
 
 

@@ -186,7 +186,7 @@ class _TextsRead:
             texts = self._fields.texts(document, like=self._last[1])
             if self._shared:
                 if len(self.KNOWN) >= self.KEPT:
-                    self.KNOWN.pop(next(iter(self.KNOWN), None), None)  # the oldest
+                    self.KNOWN.pop(next(iter(tuple(self.KNOWN)), None), None)  # the oldest
                 self.KNOWN[key] = (document, texts)
         self._last = (document, texts)
         return texts
