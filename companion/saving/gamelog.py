@@ -132,7 +132,7 @@ def _write(connection, game_id: int, device: str, version: int, changes: dict, u
         undo_of = connection.execute(_OF_GAME, {"change": undo_of, "game": game_id}).scalar_one_or_none()
     _INSERT.execute(connection, {
         "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
-        "changes": json.dumps(changes, ensure_ascii=False, separators=(",", ":")), "undo_of": undo_of})
+        "changes": store.json_text(changes), "undo_of": undo_of})  # compact, UTF-8 (orjson)
     # only the last KEPT changes of the game (the index on game and id: one short step), trimmed
     # every `trim_every()` versions: a game holds at most that many more meanwhile, which no reader
     # shows (`changes_of`, `exported`: the last KEPT), and most saves make one statement less

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .. import games
+from .spec import Fixed, Group, Reading, Rows
 
 
 def field_for(path: str, paths: Mapping[str, str]) -> str | None:
@@ -95,19 +96,43 @@ def engine_verdict(document: dict, paths: Mapping[str, str], errors: dict[str, l
         return None, bool(wrong)
 
 
-def check(document: dict, messages: Mapping[str, list[str]], paths: Mapping[str, str],
-          shows: Callable[[str], bool], say: Callable[[str], str] | None = None) -> Checked:
-    """A document read from its fields, checked: the fields' own messages (`messages`), then the
+def check(document: dict, reading: Reading, say: Callable[[str], str] | None = None) -> Checked:
+    """A document read from its fields (`reading`), checked: the fields' own messages, then the
     engine's, each beside the field of its path; messages of fields the page has no slot for
     (`shows` False: the seat list) at the top. Blocking unless the engine's are all rules between
     fields."""
     errors: dict[str, list[str]] = {}
     general: list[str] = []
-    for name, said in messages.items():
+    for name, said in reading.messages.items():
         for message in said:
             put(errors, general, name, message)
-    own = {name for name, said in messages.items() if said}
-    result, refused = engine_verdict(document, paths, errors, general, own, say)
+    own = {name for name, said in reading.messages.items() if said}
+    result, refused = engine_verdict(document, reading.paths, errors, general, own, say)
     blocking = bool(own) or refused
-    fold(errors, general, [n for n in errors if not shows(n)])
+    fold(errors, general, [n for n in errors if not shows(reading, n)])
     return Checked(None if blocking else document, errors, general, result, frozenset(own & errors.keys()))
+
+
+def shows(reading: Reading, name: str) -> bool:
+    """Whether the page read by `reading` has a field (or a group, a list, a row) of that name: a
+    place for its messages (the seat list has none)."""
+    if name == "players" or reading.spec is None:
+        return False
+    parts = name.split("-")
+    seat = parts[0] == "players"
+    if seat and (len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(reading.players)):
+        return False
+    node, parts = (reading.spec.player, parts[2:]) if seat else (reading.spec.table, parts)
+    for part in parts:
+        if type(node) is Group:
+            node = next((sub for key, sub in node.fields if key == part), None)
+            if node is None:
+                return False
+        elif type(node) in (Rows, Fixed):
+            limit = node.max_entries if type(node) is Rows else node.n
+            if not (part.isdigit() and int(part) < limit):
+                return False
+            node = node.item
+        else:
+            return False
+    return True

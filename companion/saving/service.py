@@ -85,7 +85,7 @@ def laid(fields: spec.Fields, document: dict, save: Save, view: spec.Texts):
     if merged.conflicts:  # a blank value named as a person reads it (only then: no message otherwise)
         merged.conflicts = {name: value or _("vide") for name, value in merged.conflicts.items()}
     doc, reading = fields.read(document, merged.data, known=view, touched=merged.touched)
-    return merged, problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say), reading
+    return merged, problems.check(doc, reading, fields.say), reading
 
 
 def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, finishing: bool = False,
@@ -104,7 +104,7 @@ def submit(record, save: Save | None, fields: spec.Fields, *, write: Callable, f
         theirs = {name: view.shown(name) or _("vide") for name in view.values
                   if view.shown(name, posted.get(name, "")) != view.shown(name)}
         doc, reading = fields.read(record.document, posted)
-        checked = problems.check(doc, reading.messages, reading.paths, reading.shows, fields.say)
+        checked = problems.check(doc, reading, fields.say)
         if theirs:
             return Outcome("conflict", record, checked, fields, theirs, data=posted, before=view)
         save = Save({})  # it says what is stored already: nothing to write

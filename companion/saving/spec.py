@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+import orjson
+
 from ..games.core import Checker
 from ..games.i18n import _, ngettext, tr
 from ..games.parts import MARSHAL, Parts
@@ -119,10 +121,6 @@ class Hooks:
 NO_HOOKS = Hooks()
 
 
-def name_of(prefix: str, key) -> str:
-    return f"{prefix}-{key}" if prefix else str(key)
-
-
 # --------------------------------------------------------------------------- document -> texts
 
 
@@ -145,6 +143,7 @@ class Texts:
     spec: Spec | None = None
     parts: dict = field(default_factory=dict)
     readings: dict = field(default_factory=dict)
+    marks: dict = field(default_factory=dict)  # segment name -> the values its texts show (`_frozen`)
 
     @property
     def paths(self) -> dict[str, str]:
@@ -203,14 +202,16 @@ class Fields:
             found = self._specs[(variant, seats)] = self._make(variant, seats)
         return found
 
-    def texts(self, document: dict) -> Texts:
+    def texts(self, document: dict, like: Texts | None = None) -> Texts:
         """The stored document as its page shows it (kept whole by what it holds, `WHOLE`: an
-        autosave's stored texts are those the save before it wrote). Its dicts are shared: read
-        them, never change them."""
+        autosave's stored texts are those the save before it wrote); `like`: the texts of the
+        document it was made from (a save's), its segments taken where unchanged, not kept whole
+        (the caller keeps them). Its dicts are shared: read them, never change them."""
         spec = self.spec(document["variant"], len(document.get("players") or []))
-        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec)
+        kept = WHOLE.part(self._whole, _NO_CHECK, document, "", spec) if like is None else \
+            texts(spec, document, self.hooks, like)
         return Texts(kept.values, kept.leaves, kept.limits, kept.blanks, kept.rows, document, self, None,
-                     spec, kept.parts)
+                     spec, kept.parts, marks=kept.marks)
 
     def _whole(self, _check, document: dict, _name: str, spec: Spec) -> Texts:
         return texts(spec, document, self.hooks)
@@ -231,18 +232,35 @@ class Fields:
 PIECES, WHOLE, _NO_CHECK = Parts(512), Parts(64), Checker()
 
 
-def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS) -> Texts:
-    """The page's texts of a stored document."""
+def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | None = None) -> Texts:
+    """The page's texts of a stored document; `like`: those of a document it was made from (this
+    language's), whose segments of the same marshal bytes are taken as they are, and its merged dicts
+    with the changed segments laid over them when these show the same fields (an autosave's)."""
     data = {k: v for k, v in document.items() if k not in ("game", "variant")}
     if hooks.to_texts is not None:
         hooks.to_texts(document, data)
     players = data.pop("players", None)
     players = players if isinstance(players, list) else []
-    out = Texts(spec=spec)
-    out.parts[""] = PIECES.part(_piece, _NO_CHECK, data, "", spec)
-    for i in range(spec.seats):
-        out.parts[f"players-{i}"] = PIECES.part(_piece, _NO_CHECK, players[i] if i < len(players) else None,
-                                                f"players-{i}", spec)
+    like = like if like is not None and like.spec is spec else None
+    out, changed = Texts(spec=spec), []
+    for name, raw in (("", data), *((f"players-{i}", players[i] if i < len(players) else None)
+                                    for i in range(spec.seats))):
+        try:
+            mark = out.marks[name] = _frozen(raw)  # JSON bytes: 1, 1.0 and true are three
+        except ValueError:  # not a value marshal writes either: made each time
+            mark = out.marks[name] = None
+        if like is None:
+            out.parts[name] = PIECES.part(_piece, _NO_CHECK, raw, name, spec)
+        elif mark is not None and like.marks.get(name) == mark:
+            out.parts[name] = like.parts[name]
+        else:  # made here, not kept in PIECES: the caller keeps these texts (`like` of the next save)
+            out.parts[name] = _piece(_NO_CHECK, raw, name, spec)
+            changed.append(name)
+    if like is not None and like.parts.keys() == out.parts.keys() and all(
+            out.parts[name].values.keys() == like.parts[name].values.keys() for name in changed):
+        out.values = like.values | {k: v for name in changed for k, v in out.parts[name].values.items()}
+        out.leaves, out.limits, out.blanks, out.rows = like.leaves, like.limits, like.blanks, like.rows
+        return out  # the same fields: the same leaves, lists and blanks
     for piece in out.parts.values():
         for mine, its in ((out.values, piece.values), (out.leaves, piece.leaves), (out.limits, piece.limits),
                           (out.blanks, piece.blanks), (out.rows, piece.rows)):
@@ -323,32 +341,6 @@ class Reading:
     blank: set = field(default_factory=set)
     _indices: dict | None = None
 
-    def shows(self, name: str) -> bool:
-        """Whether the page has a field (or a group, a list, a row) of that name: a place for its
-        messages (the seat list has none)."""
-        if name == "players" or self.spec is None:
-            return False
-        parts = name.split("-")
-        if parts[0] == "players":
-            if len(parts) < 2 or not parts[1].isdigit() or int(parts[1]) >= len(self.players):
-                return False
-            node, parts = self.spec.player, parts[2:]
-        else:
-            node = self.spec.table
-        for part in parts:
-            if type(node) is Group:
-                node = next((sub for key, sub in node.fields if key == part), None)
-                if node is None:
-                    return False
-            elif type(node) in (Rows, Fixed):
-                limit = node.max_entries if type(node) is Rows else node.n
-                if not (part.isdigit() and int(part) < limit):
-                    return False
-                node = node.item
-            else:
-                return False
-        return True
-
     def say(self, name: str, message: str) -> None:
         said = self.messages.setdefault(name, [])
         if message not in said:
@@ -426,16 +418,25 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
         if len(piece.readings) > 8:  # a blank seat's texts are every new game's, each with its players
             piece.readings.clear()
         own = Reading(piece.values, r.players, known=piece, spec=r.spec)
-        found = piece.readings[key] = (marshal.dumps(_collect(group, prefix, path, own), MARSHAL), own)
+        found = piece.readings[key] = (*_frozen(_collect(group, prefix, path, own)), own)
         own.known = None  # read: no cycle back to the texts that keep it
-    made, own = found
+    thaw, made, own = found
     r.paths.update(own.paths)
     r.data.update(own.data)
     r.rows.update(own.rows)
     r.blank.update(own.blank)
     if own.messages:
         r.messages.update((name, list(said)) for name, said in own.messages.items())
-    return marshal.loads(made)  # noqa: S302 (bytes this process wrote, a copy of what it read)
+    return thaw(made)  # a copy of what it read
+
+
+def _frozen(value) -> tuple[Callable, bytes]:
+    """A reading kept as bytes, and how to read them back: JSON (a reading comes back exactly, at a sixth
+    of marshal's cost), marshal for what orjson refuses (a lone surrogate, an integer past 64 bits)."""
+    try:
+        return orjson.loads, orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return marshal.loads, marshal.dumps(value, MARSHAL)
 
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:
@@ -529,7 +530,7 @@ def _leaf_of(group: Group, key: str) -> Leaf | None:
 
 def _blank(node, name: str, r: Reading) -> bool:
     if isinstance(node, Group):
-        return all(_blank(sub, name_of(name, key), r) for key, sub in node.fields)
+        return all(_blank(sub, f"{name}-{key}" if name else str(key), r) for key, sub in node.fields)
     if isinstance(node, Rows):
         return all(_blank(node.item, f"{name}-{k}", r) for k in (r.indices(name) or [0]))
     if isinstance(node, Fixed):

@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..storage.store import json_value
 from .spec import Spec, read
 
 BASE = "base_values"  # the no-JS form: the stored values its page was rendered from
@@ -48,7 +49,7 @@ def _json(text: str | None, default):
     if not text:
         return default
     try:  # nested too deep: a RecursionError; a value nested deep but read is refused by its shape
-        return json.loads(text)
+        return json_value(text)  # orjson, json.loads for what it refuses: what json.loads reads
     except (ValueError, RecursionError):
         raise BadSave(text[:40]) from None
 

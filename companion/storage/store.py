@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -287,8 +287,37 @@ _HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE
          _TABLE.c.seats_version]
 HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
            "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
-# the same, run as plain SQL on a `saving` connection (`Plain`)
-_HELD_BY = {key: Plain(statement) for key, statement in HELD_BY.items()}
+# the same, run as plain SQL on a `saving` connection (`Plain`), the document read as its text (`_document`)
+_HELD_BY = {key: Plain(sa.select(*_HELD[:2], sa.cast(_TABLE.c.document, sa.Text), *_HELD[3:])
+                       .where(column == sa.bindparam("token")))
+            for key, column in (("edit_token", _TABLE.c.edit_token), ("id", _TABLE.c.id))}
+# Each game's document as a save last read or wrote it, by game id: (its stored text, the document).
+# The next save of the game reads the same text (most saves at a table follow one another): it is
+# handed the same document, not read again, and the texts the save before it made of it are found
+# by that document (companion/views/edit.py). A document handed out here is shared: never changed.
+_DOCUMENTS: dict[int, tuple[str, dict]] = {}
+DOCUMENTS_KEPT = 256
+
+
+def _document(game_id: int, text) -> dict:
+    """The document of a stored text (`json_value`), the very one handed out before for that text."""
+    found = _DOCUMENTS.get(game_id)
+    if found is not None and found[0] == text:
+        return found[1]
+    document = json_value(text) if isinstance(text, (str, bytes)) else text
+    _keep_document(game_id, text, document)
+    return document
+
+
+def _keep_document(game_id: int, text, document: dict) -> None:
+    if len(_DOCUMENTS) >= DOCUMENTS_KEPT:
+        _DOCUMENTS.pop(next(iter(tuple(_DOCUMENTS)), None), None)  # the oldest (keys copied at once)
+    _DOCUMENTS[game_id] = (text, document)
+
+
+def _held(row, connection) -> Held:
+    """A `Held` of a row of `_HELD_BY`, its document read from its text."""
+    return Held(row[0], row[1], _document(row[0], row[2]), *row[3:], connection=connection)
 
 
 def held_by_edit_token(token: str, connection=None) -> Held:
@@ -296,7 +325,7 @@ def held_by_edit_token(token: str, connection=None) -> Held:
     `connection` (`saving`) when given, else on the session's."""
     if connection is None:
         return Held(*read_row(HELD_BY["edit_token"], {"token": token}))
-    return Held(*_found(_HELD_BY["edit_token"].first(connection, {"token": token})), connection=connection)
+    return _held(_found(_HELD_BY["edit_token"].first(connection, {"token": token})), connection)
 
 
 @contextmanager
@@ -355,15 +384,17 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         _release(_ONE_COMMIT.get())
         if isinstance(record, Held):
             found = _HELD_BY["id"].first(statements(), {"token": record.id})
-            fresh = _found(Held(*found, connection=connection) if found is not None else None)  # deleted
+            fresh = _found(_held(found, connection) if found is not None else None)  # deleted
         else:
             fresh = _found(db.session.get(GameRecord, record.id, populate_existing=True))
         raise StaleVersion(fresh)
     if _ONE_COMMIT.get() is None:
         on.commit()
     # What was just written, without reading the row back (one query less per autosave).
-    if isinstance(record, Held):
-        return replace(record, document=document, version=version + 1, status=status or record.status)
+    if isinstance(record, Held):  # its text as the database holds it: the next save is handed `document`
+        _keep_document(record.id, json_text(document), document)
+        return Held(record.id, record.game, document, version + 1, status or record.status, record.edition,
+                    record.seats_version, connection)
     for key, value in values.items():
         set_committed_value(record, key, value)
     if record.first_scored_at is None and scored_at is not None:

@@ -41,8 +41,11 @@ ENGINE = _engine_fingerprint()
 def of_result(result: Result) -> dict:
     """What is kept of a result: keys once, each player's name and points in seat order, places, winners."""
     keys = [line.key for line in result.players[0].breakdown] if result.players else []
+    # each player's points by key, as `PlayerScore.points` finds them (the first line of a key)
+    points = [{line.key: line.points for line in reversed(p.breakdown)} for p in result.players]
     return {"keys": keys,
-            "players": [[p.name, [p.points(k) for k in keys]] for p in result.players],
+            "players": [[p.name, [own[k] for k in keys]]
+                        for p, own in zip(result.players, points, strict=True)],
             "places": [result.place_of(p.name) for p in result.players],
             "winners": list(result.winners)}
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import sys
 from functools import partial
+from typing import Any, ClassVar
 
-from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Response, abort, flash, g, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from .. import forms, games
@@ -135,7 +136,7 @@ def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
     document, version = record.document, record.version
-    fields = _TextsRead(sc.fields)
+    fields = _TextsRead(sc.fields, shared=isinstance(record, store.Held))
 
     def write(record, document, version, **options):
         fields.texts(document)  # before the write: the log and the answer read them, not under its lock
@@ -157,19 +158,38 @@ def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.
 class _TextsRead:
     """A game's fields (`saving.spec.Fields`) keeping the texts of the last document it read: those of
     the document a save writes are read before its UPDATE, so that between the UPDATE and the commit
-    (SQLite's write lock held, every other save waiting) only the log's entry is made."""
+    (SQLite's write lock held, every other save waiting) only the log's entry is made. They are made
+    from the texts of the document the save was laid on (`Fields.texts`'s `like`: the segments it did
+    not change taken as they are). `shared`: the documents are those `store.held_by_edit_token` hands
+    out (shared, never changed): their texts are kept by the document itself, for the next save."""
 
-    def __init__(self, fields):
-        self._fields = fields
+    KNOWN: ClassVar[dict[tuple[int, str], tuple[dict, Any]]] = {}  # (id, language) -> (document, texts)
+    KEPT = 256
+
+    def __init__(self, fields, shared: bool = False):
+        # the language the texts' readings are worded in: this request's (`companion.web.i18n_web`)
+        self._fields, self._language = fields, g.get("lang") if shared else None
+        self._shared = self._language is not None
         self._last: tuple = (None, None)
 
     def __getattr__(self, name):
         return getattr(self._fields, name)
 
     def texts(self, document: dict):
-        if self._last[0] is not document:
-            self._last = (document, self._fields.texts(document))
-        return self._last[1]
+        if self._last[0] is document:
+            return self._last[1]
+        key = (id(document), self._language)
+        found = self.KNOWN.get(key) if self._shared else None
+        if found is not None and found[0] is document:
+            texts = found[1]
+        else:  # made from the texts read last (a save's: those of the document it was laid on)
+            texts = self._fields.texts(document, like=self._last[1])
+            if self._shared:
+                if len(self.KNOWN) >= self.KEPT:
+                    self.KNOWN.pop(next(iter(tuple(self.KNOWN)), None), None)  # the oldest
+                self.KNOWN[key] = (document, texts)
+        self._last = (document, texts)
+        return texts
 
 
 def undo_of(posted) -> int | None:

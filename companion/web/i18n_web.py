@@ -44,7 +44,8 @@ def ordinal_suffix(n: int) -> str:
 
 
 def _begin() -> None:
-    g.lang_token = i18n.set_language(select())
+    g.lang = select()  # read by a view without a call into the engines' i18n (companion/views/edit.py)
+    g.lang_token = i18n.set_language(g.lang)
 
 
 def _end(exc=None) -> None:

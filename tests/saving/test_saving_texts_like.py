@@ -1,0 +1,120 @@
+"""An autosave's stored texts made from those of the document it was laid on (issue 33): the
+segments the save left as they were taken as they are, the changed ones made again, and the
+document a save wrote handed to the next save of the same stored text (with its texts). Whatever is
+kept, the texts are those of the whole new document, and the answers those of a save that keeps
+nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app_helpers import autosave, create_game
+from companion import forms
+from companion.games import i18n
+from companion.saving import spec
+from companion.storage import store
+from companion.views import edit
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+DOCUMENTS = {path.stem: json.loads(path.read_text()) for path in sorted(FIXTURES.glob("*.json"))
+             if path.stem in ("revive-abyss", "rebirth-scotland", "reterra")}
+TYPED = st.one_of(st.sampled_from(["", "0", "1", "7", "12", "y", "abc", "-3", "03", " 5 "]),
+                  st.text(alphabet="0123456789", min_size=1, max_size=3))
+
+
+def _whole(fields, document: dict) -> spec.Texts:
+    """The texts of `document` made from nothing kept (every segment read again)."""
+    spec.PIECES.clear()
+    spec.WHOLE.clear()
+    return spec.texts(fields.spec(document["variant"], len(document["players"])), document, fields.hooks)
+
+
+def _same(made: spec.Texts, whole: spec.Texts) -> None:
+    assert list(made.values.items()) == list(whole.values.items())  # the same texts, in the page's order
+    assert (made.leaves, made.limits, made.blanks, made.rows) == (
+        whole.leaves, whole.limits, whole.blanks, whole.rows)
+    assert {name: piece.values for name, piece in made.parts.items()} == {
+        name: piece.values for name, piece in whole.parts.items()}
+
+
+@pytest.mark.parametrize("name", list(DOCUMENTS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_texts_made_from_the_old_ones_are_the_new_documents_own(app, name, data):
+    """Random changes (one to three fields of any segment, a row's field, a box, a number typed
+    badly), each laid and read as a save reads them, then the next one laid on the result: the
+    texts made from the old texts are, at every step, those of the whole new document."""
+    document = DOCUMENTS[name]
+    with app.test_request_context(), i18n.using(data.draw(st.sampled_from(["fr", "en"]))):
+        fields = forms.screens(document["game"]).fields
+        texts = fields.texts(document)
+        for _step in range(data.draw(st.integers(1, 3))):
+            names = data.draw(st.lists(st.sampled_from(sorted(texts.values)), min_size=1, max_size=3))
+            values = texts.values | {field: data.draw(TYPED) for field in names}
+            new, _reading = fields.read(texts.document, values, known=texts)
+            made = fields.texts(new, like=texts)
+            assert made.document is new
+            _same(made, _whole(fields, new))
+            texts = made
+
+
+@pytest.mark.parametrize("name", list(DOCUMENTS))
+def test_a_value_of_another_type_is_a_changed_segment(app, name):
+    """1, 1.0 and true are three values to a page (a count shows "1", "" and ""): a segment holding
+    one instead of another is made again, never taken from the old texts."""
+    document = DOCUMENTS[name]
+    with app.test_request_context():
+        fields = forms.screens(document["game"]).fields
+        texts = fields.texts(document)
+        player = document["players"][0]
+        for key, value in player.items():
+            if type(value) is int:
+                for other in (float(value), bool(value)):
+                    changed = {**document, "players": [{**player, key: other}, *document["players"][1:]]}
+                    _same(fields.texts(changed, like=texts), _whole(fields, changed))
+
+
+SAVES = ({"players__0__track": ("", "3"), "players__1__card_bonus__0__cards": ("", "2")},
+         {"players__0__track": ("3", "4")},
+         {"players__1__card_bonus__0__cards": ("2", "5")},
+         {"players__0__track": ("3", "7")},  # based on a value stored no more: a conflict
+         {"players__0__track": ("4", "9"), "players__1__card_bonus__0__cards": ("5", "")})
+
+
+def _answers(client, token: str, forget: bool) -> list[dict]:
+    """The answers to `SAVES` of one game (`forget`: each with nothing kept between saves)."""
+    answers, version = [], 1
+    for changes in SAVES:
+        if forget:
+            store._DOCUMENTS.clear()  # noqa: SLF001 - what the save keeps, emptied
+            edit._TextsRead.KNOWN.clear()  # noqa: SLF001
+        response = autosave(client, token, version, **changes)
+        answer = response.get_json()
+        version = answer["version"]
+        answers.append({"status": response.status_code, **answer})
+    return answers
+
+
+def test_a_save_handed_the_kept_document_answers_as_one_that_reads_it_again(app, client):
+    """Five autosaves of a game, each laid on the document and texts the save before it kept, answer
+    (stored values, totals, messages, conflicts) as the same saves of another game made with nothing
+    kept; the stored documents are the same."""
+    # two games (each its own players: the same new game asked twice is one game, `store.untouched_twin`)
+    tokens = [create_game(client, "revive", "base", names) for names in (["Ana", "Bob"], ["Cléo", "Dan"])]
+    kept = _answers(client, tokens[0], forget=False)
+    forgot = _answers(client, tokens[1], forget=True)
+    # the same answers, each naming its own game's players
+    assert kept == json.loads(json.dumps(forgot).replace("Cl\\u00e9o", "Ana").replace("Dan", "Bob"))
+    assert [answer["status"] for answer in kept] == [200, 200, 200, 409, 200]
+    with app.app_context():
+        documents = [store.by_edit_token(token).document for token in tokens]
+    for document in documents:  # each its own players' names
+        for player in document["players"]:
+            player.pop("name")
+    assert documents[0] == documents[1] and documents[0]["players"][0]["track"] == 9
+    assert kept[-1]["totals"] == [9, 0]
