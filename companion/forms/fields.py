@@ -242,19 +242,19 @@ class Rows(_Extras, FieldList):
 
     A row added after the form was built (padding, the no-JS "ajouter", a row of a list inside a
     row) gets the players as its `Name` choices, like the rows built with the form (`give_names`).
-    `shown`: the rows the list offers at least, blank ones included (`pad_rows`; the page's
+    `shown`: the rows the list offers at least, blank ones included (its `min_entries`; the page's
     `data-shown`, which a removal on the phone keeps too): the list's own choice, 1 for most."""
 
     def __init__(self, unbound_field, label=None, hint="", max_entries: int = 20,
                  add_label: str = N_("Ajouter une ligne"), item_label: str = "", remove_label: str = "",
                  shown: int = 1, **kwargs):
         kwargs = self._extras(hint, **kwargs)
-        self.shown = max(1, min(shown, max_entries))
         self.add_label = translated(add_label)
         self.item_label = translated(item_label)
         self.remove_label = translated(remove_label)
         self.names = None  # the players, once `give_names` has run on the form
-        super().__init__(unbound_field, translated(label), min_entries=1, max_entries=max_entries, **kwargs)
+        super().__init__(unbound_field, translated(label), min_entries=max(1, min(shown, max_entries)),
+                         max_entries=max_entries, **kwargs)
 
     def item_hints(self) -> list[tuple[str, str, object]]:
         return item_hints(self)
@@ -385,21 +385,17 @@ def is_blank(f) -> bool:
 
 def pad_rows(form, add: str | None = None) -> None:
     """Leave one blank row at the end of each Rows list (the no-JS way to add a line), plus one
-    more in the list named `add` (the "ajouter une ligne" button), and never fewer rows than the
-    list's `shown`. The rows added offer the players in their `Name` fields like the others (a list
-    inside an added row comes with its own blank rows)."""
-    todo = [f for f in walk(form) if isinstance(f, Rows)]
-    while todo:
-        f = todo.pop(0)
-        want = 1 + (1 if add == f.name else 0)
-        trailing = 0
-        for entry in reversed(f.entries):
-            if not is_blank(entry):
-                break
-            trailing += 1
-        while (trailing < want or len(f.entries) < f.shown) and len(f.entries) < f.max_entries:
-            entry = f.append_entry()
-            trailing += 1
-            if isinstance(entry, FormField):  # its own lists, padded in turn
-                todo.extend(sub for sub in walk(entry.form) if isinstance(sub, Rows))
+    more in the list named `add` (the "ajouter une ligne" button). The rows added offer the players
+    in their `Name` fields like the others (a list inside an added row comes with its `shown` rows)."""
+    for f in list(walk(form)):
+        if isinstance(f, Rows):
+            want = 1 + (1 if add == f.name else 0)
+            trailing = 0
+            for entry in reversed(f.entries):
+                if not is_blank(entry):
+                    break
+                trailing += 1
+            while trailing < want and len(f.entries) < f.max_entries:
+                f.append_entry()
+                trailing += 1
     give_names(form)  # every row, however it was created, offers the players

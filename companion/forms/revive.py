@@ -85,8 +85,6 @@ def player_form(variant: str) -> type[Form]:
             scyphoz = Count(N_("Cartes Scyphoz"),
                             N_("elles prennent une couleur débloquée : 2 points chacune"),
                             hi=engine.NUMBERS["scyphoz"])
-        # two rows from the start: a corner tile takes one meeple of every player, most populate two
-        # or more (docs/rulings.md, "Two great-location rows from the start")
         great_locations = Rows(Count(N_("Points"), N_("les points imprimés sur ce grand emplacement"),
                                      lo=lo, hi=hi),
                                N_("Grands emplacements peuplés"), N_("les points de chaque grand emplacement "

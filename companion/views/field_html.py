@@ -391,7 +391,7 @@ class FieldHtml:
                 f'<div class="row" data-row>{self._render(entry, _html(f"{item} {i}"), True)}</div>\n'
                 for i, entry in enumerate(f.entries, 1))
             full = " hidden" if len(f.entries) >= f.max_entries else ""
-            shown = f' data-shown="{f.shown}"' if f.shown > 1 else ""  # the rows a removal keeps
+            shown = f' data-shown="{f.min_entries}"' if f.min_entries > 1 else ""  # the rows a removal keeps
             return (f'<fieldset class="list rows{bad}" id="f-{n}" data-rows="{n}"'
                     f' data-max="{esc(f.max_entries)}" data-item-label="{item}"{remove}'
                     f'{self._shown(f)}{shown}>'
