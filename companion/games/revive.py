@@ -175,6 +175,7 @@ _ALL_KEYS = frozenset(PLAYER_KEYS)
 _BASE_NUMBERS = tuple((key, hi) for key, hi in NUMBERS.items() if key not in ABYSS_ONLY)
 _ABYSS_NUMBERS = tuple(NUMBERS.items())
 _BLANK = dict(vars(Sheet()))  # every field of a sheet, in order, as a player who typed nothing
+_RESOURCE_KEYS = frozenset(RESOURCES)
 _RESOURCE_LIMITS = tuple((key, limit) for key, (limit, _one, _many) in RESOURCES.items())
 
 
@@ -243,8 +244,6 @@ def plain_sheet(player: dict, variant: str) -> Sheet | None:
     return sheet
 
 
-_RESOURCE_KEYS = frozenset(RESOURCES)
-
 
 def read_player(check: Checker, player: dict, path: str, variant: str) -> Sheet:
     """Every field of one player, each problem added to `check` with its contract path (a player
@@ -301,7 +300,7 @@ def _sum(terms: list[str], points: int) -> str:
     return " + ".join(terms) + (f" = {points}" if len(terms) > 1 else "")
 
 
-# Each line's words are kept per what it reads and the language (`_kept`): an autosave changes one
+# Each line's words are kept per what it reads and the language (`lru_cache`): an autosave changes one
 # field of a player, and the other lines of their sheet are worded as before.
 KEPT_WORDS = 1024
 
@@ -447,38 +446,7 @@ def player_part(check: Checker, player: dict, path: str, variant: str) -> tuple[
     """One player's sheet and lines: nothing in them depends on the other players (V1-V4), so they
     are kept per sub-document (parts.py) and only the 4-point token and the ranking are shared."""
     sheet = read_player(check, player, path, variant)
-    return sheet, _part_lines(sheet, variant)
-
-
-def _part_lines(sheet: Sheet, variant: str) -> tuple[Line, ...]:
-    """`score_sheet`'s lines for a part: the worded ones kept per what they read (`_worded`) and
-    shared between parts, which is safe because a part's lines are never handed out (each result
-    copies them: `score`)."""
-    abyss = variant in ABYSS
-    card_bonus, great, tokens, resources, artifact_card = _worded(
-        sheet.card_bonus, sheet.scyphoz if abyss else 0, sheet.great_locations, sheet.four_token,
-        sheet.two_tokens, sheet.resources, sheet.artifacts, sheet.artifact_card, abyss, current())
-    lines = (_number_line("track", sheet.track), _number_line("progress", sheet.progress), card_bonus, great,
-             tokens, resources, _number_line("artifacts", sheet.artifact_points), artifact_card)
-    return (*lines, _number_line("devotion", sheet.devotion)) if abyss else lines
-
-
-@lru_cache(maxsize=KEPT_WORDS)
-def _number_line(key: str, value: int) -> Line:
-    return _number(key, value)
-
-
-@lru_cache(maxsize=KEPT_WORDS)
-def _worded(card_bonus: tuple, scyphoz: int, great_locations: tuple, four_token: bool, two_tokens: int,
-            resources: tuple, artifacts: tuple, artifact_card: tuple, abyss: bool, language: str) -> tuple:
-    """The lines of `score_sheet` that say more than a number, for a sheet holding these entries, in
-    `language` (the current one: part of the key)."""
-    sheet = Sheet(card_bonus=card_bonus, scyphoz=scyphoz, great_locations=great_locations,
-                  four_token=four_token, two_tokens=two_tokens, resources=resources, artifacts=artifacts,
-                  artifact_card=artifact_card)
-    variant = ABYSS[0] if abyss else "base"
-    return (card_bonus_line(sheet, variant), great_locations_line(sheet), tokens_line(sheet),
-            resources_line(sheet), artifact_card_line(sheet))
+    return sheet, tuple(score_sheet(sheet, variant))
 
 
 TABLE_KEYS = frozenset(("game", "variant", "players"))
@@ -486,7 +454,7 @@ _PATHS = tuple(join("players", i) for i in range(4))  # each seat's path, writte
 
 
 CLEARS.extend(kept.cache_clear for kept in (_card_bonus_words, _tokens_words, _resources_words,
-                                            _artifact_card_words, _worded, _number_line))
+                                            _artifact_card_words))
 
 
 def score(doc: dict, names: list[str], check: Checker) -> Result | None:
