@@ -86,9 +86,12 @@ def from_env(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": MAX_DOCUMENT_BYTES,
         "UPLOAD_MAX_BYTES": int(os.environ.get("UPLOAD_MAX_BYTES", "") or UPLOAD_MAX_BYTES),
         "PHOTO_MAX_BYTES": int(os.environ.get("PHOTO_MAX_BYTES", "") or PHOTO_MAX_BYTES),
-        # Requests running the app at once per process (companion.web.limits); 0: no limit.
-        "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 2),
-        # Heavy routes (exports, statistics) working at once per process, beside those: their own share.
+        # Requests running the app at once per process (companion.web.limits); 0: no limit. One: a
+        # process runs one thread at a time, and two saves sharing it each took longer, the write turn
+        # held meanwhile (docs/benchmarks.md, "One working slot a process").
+        "ACTIVE_REQUESTS": int(os.environ.get("ACTIVE_REQUESTS", "") or 1),
+        # Heavy routes (exports, statistics, PDF sheets) working at once per process, beside those:
+        # their own share.
         "HEAVY_REQUESTS": int(os.environ.get("HEAVY_REQUESTS", "") or 1),
         # Seconds a restore's request (and each ask of its progress page) waits for the restore
         # running in the background before answering with its progress (companion.outputs.restore_jobs).

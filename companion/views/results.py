@@ -16,7 +16,7 @@ from ..games.core import headline_of
 from ..games.i18n import _
 from ..outputs import bgstats
 from ..storage import history, score_cache, store
-from ..web import links
+from ..web import limits, links
 from .dates import local, zone
 from .edit import screens_or_404
 
@@ -186,9 +186,11 @@ def _sheet(record, back: str):
     return redirect(back) if response is None else response
 
 
+@limits.heavy  # a fresh sheet is a second of WeasyPrint: never in the share the tables' saves wait for
 def sheet(token: str):
     return _sheet(store.read_by_edit_token(token), url_for("play.results", token=token))
 
 
+@limits.heavy
 def view_sheet(token: str):
     return _sheet(store.read_by_view_token(token), url_for("play.view", token=token))

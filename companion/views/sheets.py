@@ -8,11 +8,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort
 
 from .. import pdf
+from ..web import limits
 
 bp = Blueprint("sheets", __name__)
 
 
 @bp.get("/sheets/<game>/<variant>.pdf", endpoint="pad")
+@limits.heavy  # drawn once per game and variant (kept), a second of WeasyPrint the first time
 def pad(game: str, variant: str) -> Response:
     try:
         game_spec, variant = pdf.pad_spec(game, variant)

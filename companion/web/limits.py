@@ -13,10 +13,11 @@
   the request's limit to `UPLOAD_MAX_BYTES` before any other hook reads the form (CSRFProtect reads
   it in its own hook, under the app-wide limit: a restore over 384 KiB got a generic 413), and
   answers the view's own refusal when the body is larger still.
-- Then at most `ACTIVE_REQUESTS` (2) requests per process run the app at once; the others wait their
+- Then at most `ACTIVE_REQUESTS` (1) requests per process run the app at once; the others wait their
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
-  one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds.
-- Heavy routes (views marked `@heavy`: exports, statistics, a restore, a photo's upload) have a
+  one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds;
+  with two, each save took longer and held the write turn longer than one after the other did.
+- Heavy routes (views marked `@heavy`: exports, statistics, a restore, a photo's upload, a PDF sheet) have a
   share of their own, `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight
   exports of 5,000 games at once wait their turn among themselves while the tables' autosaves and
   pages keep their slots.
