@@ -4,6 +4,7 @@ phone asks for when it comes back (/state). Thin: each save goes through the sav
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from functools import partial
 from typing import Any, ClassVar
@@ -136,7 +137,7 @@ def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.
     """This request's save through the saving service (companion/saving/service.py)."""
     save, posted = _save_of(record, sc)
     document, version = record.document, record.version
-    fields = _TextsRead(sc.fields, shared=isinstance(record, store.Held))
+    fields = _TextsRead(sc.fields, game=record.id if isinstance(record, store.Held) else None)
 
     def write(record, document, version, **options):
         fields.texts(document)  # before the write: the log and the answer read them, not under its lock
@@ -160,16 +161,18 @@ class _TextsRead:
     the document a save writes are read before its UPDATE, so that between the UPDATE and the commit
     (SQLite's write lock held, every other save waiting) only the log's entry is made. They are made
     from the texts of the document the save was laid on (`Fields.texts`'s `like`: the segments it did
-    not change taken as they are). `shared`: the documents are those `store.held_by_edit_token` hands
-    out (shared, never changed): their texts are kept by the document itself, for the next save."""
+    not change taken as they are). `game`: the stored game the documents are versions of, when they
+    are those `store.held_by_edit_token` hands out (shared, never changed): the texts of the game's
+    last document read here are kept (`KNOWN`), found again for the same document by the next save,
+    and for a newer one (another worker's save) they are its `like`: only the segments that save
+    changed are made again."""
 
-    KNOWN: ClassVar[dict[tuple[int, str], tuple[dict, Any]]] = {}  # (id, language) -> (document, texts)
-    KEPT = 256
+    KNOWN: ClassVar[dict[tuple[int, str], tuple[dict, Any]]] = {}  # (game id, language) -> (document, texts)
+    KEPT = 512  # games: a club's evening, each worker seeing every table
 
-    def __init__(self, fields, shared: bool = False):
+    def __init__(self, fields, game: int | None = None):
         # the language the texts' readings are worded in: this request's (`companion.web.i18n_web`)
-        self._fields, self._language = fields, g.get("lang") if shared else None
-        self._shared = self._language is not None
+        self._fields, self._key = fields, None if game is None else (game, g.get("lang"))
         self._last: tuple = (None, None)
 
     def __getattr__(self, name):
@@ -178,16 +181,22 @@ class _TextsRead:
     def texts(self, document: dict):
         if self._last[0] is document:
             return self._last[1]
-        key = (id(document), self._language)
-        found = self.KNOWN.get(key) if self._shared else None
+        like = self._last[1]
+        found = self.KNOWN.get(self._key) if self._key is not None else None
         if found is not None and found[0] is document:
             texts = found[1]
         else:  # made from the texts read last (a save's: those of the document it was laid on)
-            texts = self._fields.texts(document, like=self._last[1])
-            if self._shared:
-                if len(self.KNOWN) >= self.KEPT:
-                    self.KNOWN.pop(next(iter(tuple(self.KNOWN)), None), None)  # the oldest
-                self.KNOWN[key] = (document, texts)
+            if like is None and found is not None:
+                like = found[1]  # an older version of the game's: its unchanged segments are these
+            texts = self._fields.texts(document, like=like)
+            if self._key is not None:
+                known = self.KNOWN
+                if known.pop(self._key, None) is None and len(known) >= self.KEPT:
+                    # the game saved least recently (each save puts its game last); the dict may change
+                    # meanwhile in another thread
+                    with contextlib.suppress(RuntimeError, StopIteration):
+                        known.pop(next(iter(known)), None)
+                known[self._key] = (document, texts)
         self._last = (document, texts)
         return texts
 

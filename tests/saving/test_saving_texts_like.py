@@ -118,3 +118,49 @@ def test_a_save_handed_the_kept_document_answers_as_one_that_reads_it_again(app,
             player.pop("name")
     assert documents[0] == documents[1] and documents[0]["players"][0]["track"] == 9
     assert kept[-1]["totals"] == [9, 0]
+
+
+def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(app, client, monkeypatch):
+    """Two workers each keep their own texts: a save reaching this one after the other worker saved
+    the game finds a stored document it never read. Its texts are made from those this worker kept
+    of the game's older version (its unchanged segments taken as they are, even when the stores of
+    segments were emptied by a busy evening's other games), and it answers as a save keeping nothing."""
+    names = ["Ana", "Bob", "Cléo"]
+    tokens = [create_game(client, "revive", "base", seats) for seats in (names, names[::-1])]
+    first = autosave(client, tokens[0], 1, players__0__track=("", "3")).get_json()
+    kept = dict(edit._TextsRead.KNOWN)  # noqa: SLF001 - this worker's texts of the game, before the other's save
+    # the other worker's save: written to the database; this worker's own copies are as they were
+    other = autosave(client, tokens[0], first["version"], players__0__progress=("", "5")).get_json()
+    store._DOCUMENTS.clear()  # noqa: SLF001
+    edit._TextsRead.KNOWN.clear()  # noqa: SLF001
+    edit._TextsRead.KNOWN.update(kept)  # noqa: SLF001
+    spec.PIECES.clear()
+    spec.WHOLE.clear()
+    made = []
+    piece = spec._piece  # noqa: SLF001
+
+    def counted(check, value, name, of):
+        made.append(name)
+        return piece(check, value, name, of)
+
+    monkeypatch.setattr(spec, "_piece", counted)
+    mine = autosave(client, tokens[0], other["version"], players__1__track=("", "4"))
+    assert mine.status_code == 200
+    # the segment the other worker changed (read), and the one this save changed (written): no other
+    assert sorted(made) == ["players-0", "players-1"]
+    monkeypatch.setattr(spec, "_piece", piece)
+    # the same three saves of another game, nothing kept between them, answer the same
+    forgot = []
+    version = 1
+    for changes in ({"players__2__track": ("", "3")}, {"players__2__progress": ("", "5")},
+                    {"players__1__track": ("", "4")}):
+        store._DOCUMENTS.clear()  # noqa: SLF001
+        edit._TextsRead.KNOWN.clear()  # noqa: SLF001
+        answer = autosave(client, tokens[1], version, **changes).get_json()
+        version = answer["version"]
+        forgot.append(answer)
+    assert mine.get_json()["totals"] == forgot[-1]["totals"][::-1]
+    with app.app_context():
+        documents = [store.by_edit_token(token).document for token in tokens]
+    assert documents[0]["players"] == documents[1]["players"][::-1]
+    assert documents[0]["players"][0]["track"] == 3 and documents[0]["players"][0]["progress"] == 5
