@@ -131,13 +131,13 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     kept = dict(edit._TextsRead.KNOWN)  # noqa: SLF001 - this worker's texts of the game, before the other's save
     # the other worker's save: written to the database; this worker's own copies are as they were
     other = autosave(client, tokens[0], first["version"], players__0__progress=("", "5")).get_json()
-    store._DOCUMENTS.clear()  # noqa: SLF001
-    edit._TextsRead.KNOWN.clear()  # noqa: SLF001
-    edit._TextsRead.KNOWN.update(kept)  # noqa: SLF001
+    store._DOCUMENTS.clear()  # noqa: SLF001 - this worker never read the other's document
+    edit._TextsRead.KNOWN.clear()  # noqa: SLF001 - its texts of the game are those before the other's save
+    edit._TextsRead.KNOWN.update(kept)  # noqa: SLF001 - (as above)
     spec.PIECES.clear()
     spec.WHOLE.clear()
     made = []
-    piece = spec._piece  # noqa: SLF001
+    piece = spec._piece  # noqa: SLF001 - counted: each segment made again
 
     def counted(check, value, name, of):
         made.append(name)
@@ -154,8 +154,8 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     version = 1
     for changes in ({"players__2__track": ("", "3")}, {"players__2__progress": ("", "5")},
                     {"players__1__track": ("", "4")}):
-        store._DOCUMENTS.clear()  # noqa: SLF001
-        edit._TextsRead.KNOWN.clear()  # noqa: SLF001
+        store._DOCUMENTS.clear()  # noqa: SLF001 - nothing kept between these saves
+        edit._TextsRead.KNOWN.clear()  # noqa: SLF001 - (as above)
         answer = autosave(client, tokens[1], version, **changes).get_json()
         version = answer["version"]
         forgot.append(answer)
