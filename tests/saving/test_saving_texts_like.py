@@ -86,10 +86,10 @@ SAVES = ({"players__0__track": ("", "3"), "players__1__card_bonus__0__cards": ("
          {"players__0__track": ("4", "9"), "players__1__card_bonus__0__cards": ("5", "")})
 
 
-def _answers(client, token: str, forget: bool) -> list[dict]:
-    """The answers to `SAVES` of one game (`forget`: each with nothing kept between saves)."""
+def _answers(client, token: str, forget: bool, saves=SAVES) -> list[dict]:
+    """The answers to `saves` of one game (`forget`: each with nothing kept between saves)."""
     answers, version = [], 1
-    for changes in SAVES:
+    for changes in saves:
         if forget:
             store._DOCUMENTS.clear()  # noqa: SLF001 - what the save keeps, emptied
             edit._TextsRead.KNOWN.clear()  # noqa: SLF001
@@ -150,15 +150,9 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     assert sorted(made) == ["players-0", "players-1"]
     monkeypatch.setattr(spec, "_piece", piece)
     # the same three saves of another game, nothing kept between them, answer the same
-    forgot = []
-    version = 1
-    for changes in ({"players__2__track": ("", "3")}, {"players__2__progress": ("", "5")},
-                    {"players__1__track": ("", "4")}):
-        store._DOCUMENTS.clear()  # noqa: SLF001 - nothing kept between these saves
-        edit._TextsRead.KNOWN.clear()  # noqa: SLF001 - (as above)
-        answer = autosave(client, tokens[1], version, **changes).get_json()
-        version = answer["version"]
-        forgot.append(answer)
+    forgot = _answers(client, tokens[1], forget=True, saves=({"players__2__track": ("", "3")},
+                                                             {"players__2__progress": ("", "5")},
+                                                             {"players__1__track": ("", "4")}))
     assert mine.get_json()["totals"] == forgot[-1]["totals"][::-1]
     with app.app_context():
         documents = [store.by_edit_token(token).document for token in tokens]
