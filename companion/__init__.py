@@ -54,8 +54,10 @@ def create_app(config: Mapping | None = None) -> Flask:
         security,
         static_cache,
         tokens,
+        urlencoded,
     )
 
+    app.request_class = urlencoded.Request  # an autosave's small form read in one step
     logmask.install(app.logger, logging.getLogger("werkzeug"))
     limits.init_app(app)  # first: its hook must run before CSRF reads a form
     i18n_web.init_app(app)  # its hook is put before every other: messages of refusals are translated too
