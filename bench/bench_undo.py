@@ -60,6 +60,7 @@ def main() -> list[dict]:
     parser.add_argument("--seconds", type=float, default=3.0)
     seconds = parser.parse_args().seconds
     from companion.saving import gamelog
+    from companion.storage import changelog
 
     results = []
     with tempfile.TemporaryDirectory() as folder:
@@ -90,11 +91,11 @@ def main() -> list[dict]:
 
         results.append(report_both("Annuler (GET /annuler, then /save)", interleaved(undo, floor, seconds),
                                    "/_floor"))
-        for _ in range(gamelog.KEPT + 10):
+        for _ in range(changelog.KEPT + 10):
             typing()
         page = lambda: client.get(f"/g/{token}/historique?tout=1")  # noqa: E731
         assert page().status_code == 200
-        results.append(report_both(f"log page, {gamelog.KEPT} changes", interleaved(page, floor, seconds),
+        results.append(report_both(f"log page, {changelog.KEPT} changes", interleaved(page, floor, seconds),
                                    "/_floor"))
         page30 = lambda: client.get(f"/g/{token}/historique")  # noqa: E731
         results.append(report_both("log page, the last 30 shown", interleaved(page30, floor, seconds),

@@ -18,19 +18,16 @@ from wtforms.fields import (
     SelectField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice  # WTForms 3.3 deprecates (value, label) tuples
 from wtforms.fields.core import UnboundField
 from wtforms.utils import unset_value
 from wtforms.validators import StopValidation
 
+from ..base.typed import out_of_bounds, whole_number
 from ..games import i18n
 from ..games.i18n import N_, _, tr
-from ..saving.spec import out_of_bounds, whole_number
 from ..web import formkeys
 
-try:  # WTForms 3.3 deprecates (value, label) tuples for choices; older versions only know tuples
-    from wtforms.fields.choices import SelectChoice as _SelectChoice
-except ImportError:  # pragma: no cover - WTForms < 3.3
-    _SelectChoice = None
 SKIPPED = ("csrf_token", "version", "base_values")  # fields of every form that are not the game's
 
 _TRANSLATED: dict[tuple[str, str], str] = {}
@@ -233,9 +230,6 @@ class Fixed(_Extras, FieldList):
 class Seats(Fixed):
     """The players, in seat order: one entry per player, never renumbered."""
 
-    def __init__(self, unbound_field, n: int, **kwargs):
-        super().__init__(unbound_field, n, **kwargs)
-
 
 class Rows(_Extras, FieldList):
     """Rows the table adds and removes; wholly blank rows are dropped from the document.
@@ -316,11 +310,8 @@ def item_hints(f) -> list[tuple[str, str, object]]:
 
 
 def options(pairs) -> list:
-    """Choices for a radio or select field from (value, label) pairs, in the form the installed
-    WTForms wants."""
-    if _SelectChoice is None:  # pragma: no cover - WTForms < 3.3
-        return [(v, label) for v, label in pairs]
-    return [_SelectChoice(value=v, label=label) for v, label in pairs]
+    """Choices for a radio or select field from (value, label) pairs, as WTForms wants them."""
+    return [SelectChoice(value=v, label=label) for v, label in pairs]
 
 
 def choice_labels(choices) -> dict:

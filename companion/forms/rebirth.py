@@ -9,7 +9,7 @@ the save's field spec, `companion/forms/shape.py`; no hook of this module transl
 
 - **Round towers** (Irlande): the contract's `towers` is a list of 13s and 3s; each row of the form
   is a "13 points / 3 points" choice whose value arrives as text: a `numeric` choice, which the
-  document holds as its number (`saving.spec.document_value`).
+  document holds as its number (`base.typed.document_value`).
 - **A tile's player** (`Owner`): blank is not "nobody" but a player not chosen yet, left out of the
   tile (`nobody = False`), so the engine says it is required.
 - **The privatised mission** (Irlande): the contract allows at most one, so the form shows one row

@@ -1,5 +1,6 @@
 """The game's log in an export file (issue 32): written with its game, checked and restored with
-it. The log itself (a save's entry, undo) is `companion/saving/gamelog.py`'s; this is its file form."""
+it. The log itself (a save's entry, undo) is `companion/saving/gamelog.py`'s, read by
+`companion/storage/changelog.py`; this is its file form."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sqlalchemy as sa
 from ..extensions import db
 from ..games.core import Problem, join
 from ..games.i18n import _
-from ..saving import gamelog
+from ..storage import changelog
 from ..storage.models import GameChange
 
 MAX_TEXT = 2000  # a value's length in a restored file (a field's text is far shorter)
@@ -34,8 +35,8 @@ def exported(game_ids: Iterable[int], seats: Mapping[int, int]) -> dict[int, lis
     per_game: dict[int, list] = {}
     for row in rows:
         per_game.setdefault(row.game_id, []).append(row)
-    # the last KEPT of each game (`gamelog` trims them every few versions only)
-    for row in (row for kept in per_game.values() for row in kept[-gamelog.KEPT:]):
+    # the last KEPT of each game (companion/saving/gamelog.py trims them every few versions only)
+    for row in (row for kept in per_game.values() for row in kept[-changelog.KEPT:]):
         items = out.setdefault(row.game_id, [])
         try:
             changes = json.loads(row.changes)
@@ -60,8 +61,8 @@ def checked(value: object, path: str, add, when) -> list[dict] | None:
     if not isinstance(value, list):
         add(Problem(path, _("attendu : une liste de modifications")))
         return None
-    if len(value) > gamelog.KEPT:
-        add(Problem(path, _("au plus {n} modifications par partie", n=gamelog.KEPT)))
+    if len(value) > changelog.KEPT:
+        add(Problem(path, _("au plus {n} modifications par partie", n=changelog.KEPT)))
         return None
     out, wrong = [], False
     for i, item in enumerate(value):

@@ -10,42 +10,32 @@ moved up): undone in one tap.
 
 An undo is a save like any other (`undo_save`): `{name: [after, before]}` laid over what is stored
 NOW by the saving service, so a field another phone changed since is a conflict, never overwritten
-silently. The autosave sends it from the edit page (static/js/play/autosave.js asks `last` for the
-changes, lays them in the fields and saves with `undo` = the change undone); the log page posts it
-without JavaScript. It is logged with `undo_of`; a change is undone while an undo of it is itself
-not undone (undoing an undo redoes the change). A change written before the players' seats last
-moved cannot be undone: its fields are keyed by seats that are someone else's now.
+silently. The autosave sends it from the edit page (static/js/play/autosave.js asks
+`changelog.last` for the changes, lays them in the fields and saves with `undo` = the change
+undone); the log page posts it without JavaScript. It is logged with `undo_of`; a change is
+undone while an undo of it is itself not undone (undoing an undo redoes the change). A change
+written before the players' seats last moved cannot be undone: its fields are keyed by seats
+that are someone else's now.
 
 Game-independent, no Flask request: the views hand it the device and the saving service's Outcome.
-Each game keeps its last `KEPT` changes (trimmed every `trim_every()` versions)."""
+Each game keeps its last `changelog.KEPT` changes (trimmed every `trim_every()` versions); they are read by
+companion/storage/changelog.py."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from datetime import datetime
-from functools import lru_cache
 
 import sqlalchemy as sa
 
 from ..base import diskfull
 from ..extensions import db
-from ..storage import store
+from ..storage import changelog, store
 from ..storage.models import GameChange, now
 from . import service, spec, wire
 
-KEPT = 500  # changes kept per game: a game's whole evening, many times over
 _TABLE = GameChange.__table__
 LOG = logging.getLogger(__name__)
-
-
-@lru_cache(maxsize=4096)  # the same phones save all evening: one hash each, not one a save
-def phone_of(device: str) -> str:
-    """A phone as the log keeps it: a hash of its device cookie (24 hex)."""
-    return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
 
 
 def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) -> dict[str, list[str]]:
@@ -131,107 +121,25 @@ def _write(connection, game_id: int, device: str, version: int, changes: dict, u
     if undo_of is not None:  # a change of this game only
         undo_of = connection.execute(_OF_GAME, {"change": undo_of, "game": game_id}).scalar_one_or_none()
     _INSERT.execute(connection, {
-        "game_id": game_id, "phone": phone_of(device), "at": now(), "version": version,
+        "game_id": game_id, "phone": changelog.phone_of(device), "at": now(), "version": version,
         "changes": store.json_text(changes), "undo_of": undo_of})  # compact, UTF-8 (orjson)
     # only the last KEPT changes of the game (the index on game and id: one short step), trimmed
     # every `trim_every()` versions: a game holds at most that many more meanwhile, which no reader
-    # shows (`changes_of`, `exported`: the last KEPT), and most saves make one statement less
+    # shows (`changelog.changes_of`, `exported`: the last KEPT), and most saves make one statement less
     if version % trim_every() == 0:
-        connection.execute(_BOUND, {"game": game_id, "skip": KEPT - 1})
+        connection.execute(_BOUND, {"game": game_id, "skip": changelog.KEPT - 1})
 
 
 def trim_every() -> int:
     """How many versions apart a game's log is trimmed to its last KEPT changes."""
-    return max(1, KEPT // 20)
+    return max(1, changelog.KEPT // 20)
 
 
-# --------------------------------------------------------------------------- reading
-
-
-@dataclass(frozen=True)
-class Change:
-    id: int
-    phone: str
-    at: datetime
-    version: int
-    changes: dict[str, list[str]]
-    undo_of: int | None
-    undone: bool = False  # an undo of it stands (itself not undone)
-
-    def mine(self, device: str | None) -> bool:
-        return device is not None and self.phone == phone_of(device)
-
-    def undoable(self, seats_version: int) -> bool:
-        """Written after the seats last moved (its fields are still the same players')."""
-        return self.version > seats_version
-
-
-def _parsed(text: str) -> dict[str, list[str]]:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return {}
-
-
-_COLUMNS = (_TABLE.c.id, _TABLE.c.phone, _TABLE.c.at, _TABLE.c.version, _TABLE.c.undo_of)
-
-
-def changes_of(game_id: int, *, texts: bool = True) -> list[Change]:
-    """A game's log, newest first, each change knowing whether it is undone; `texts` False: without
-    the fields' texts (`changes` empty), to choose one change before reading it (`full`)."""
-    columns = (*_COLUMNS, _TABLE.c.changes) if texts else _COLUMNS
-    rows = db.session.execute(sa.select(*columns).where(_TABLE.c.game_id == game_id)
-                              .order_by(_TABLE.c.id.desc()).limit(KEPT))  # kept (`_write`: trimmed later)
-    return settled([Change(row.id, row.phone, row.at, row.version, _parsed(row.changes) if texts else {},
-                           row.undo_of) for row in rows])
-
-
-def settled(newest_first: list[Change]) -> list[Change]:
-    """Each change with `undone`: an undo of it that is itself not undone (an undo is always newer
-    than what it undoes, so the newest are settled first)."""
-    undos: dict[int, list[int]] = {}
-    for change in newest_first:
-        if change.undo_of is not None:
-            undos.setdefault(change.undo_of, []).append(change.id)
-    undone: dict[int, bool] = {}
-    out = []
-    for change in newest_first:
-        flag = any(not undone.get(u, False) for u in undos.get(change.id, ()))
-        undone[change.id] = flag
-        out.append(replace(change, undone=flag))
-    return out
-
-
-def full(change: Change) -> Change:
-    """`change` with its fields' texts, read."""
-    text = db.session.scalar(sa.select(_TABLE.c.changes).where(_TABLE.c.id == change.id))
-    return replace(change, changes=_parsed(text or "{}"))
-
-
-def last(game_id: int, device: str | None, seats_version: int) -> Change | None:
-    """This phone's last change not undone yet (an undo is not one: "Annuler" again goes further
-    back), when it can still be undone; None when there is none."""
-    if device is None:
-        return None
-    phone = phone_of(device)
-    for change in changes_of(game_id, texts=False):
-        if change.phone == phone and change.undo_of is None and not change.undone:
-            return full(change) if change.undoable(seats_version) else None
-    return None
-
-
-def get(game_id: int, change_id: int) -> Change | None:
-    for change in changes_of(game_id, texts=False):
-        if change.id == change_id:
-            return full(change)
-    return None
-
-
-def undo_changes(change: Change) -> wire.Changes:
+def undo_changes(change: changelog.Change) -> wire.Changes:
     """What undoing `change` sends: each field from what it stored back to what it was."""
     return {name: (after, before) for name, (before, after) in change.changes.items()}
 
 
-def undo_save(change: Change, version: int) -> wire.Save:
+def undo_save(change: changelog.Change, version: int) -> wire.Save:
     """The undo of `change` as a save laid on `version` (the no-JS path: the page's version)."""
     return wire.Save(undo_changes(change), version=version)

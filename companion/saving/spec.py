@@ -1,9 +1,9 @@
-"""A game's fields as the save reads them: a tree of plain nodes (`Leaf`, `Group`, `Fixed`, `Rows`)
-per variant and seat count, and the two readings every save, page and answer uses: `texts` (a
-document as its page shows it: field name -> the text a browser posts) and `read` (texts as a
-document, each value read by its leaf with its message when wrong on its own, every field's
-contract path recorded). Field names mirror contract paths (``players-0-resources-gears`` is
-``players[0].resources.gears``); what does not map one to one is the game's `Hooks`. No form here."""
+"""A game's fields as the save reads them (their tree: companion/saving/tree.py), in the two readings
+every save, page and answer uses: `texts` (a document as its page shows it: field name -> the text
+a browser posts) and `read` (texts as a document, each value read by its leaf with its message when
+wrong on its own, every field's contract path recorded). Field names mirror contract paths
+(``players-0-resources-gears`` is ``players[0].resources.gears``); what does not map one to one is
+the game's `Hooks`. No form here."""
 
 from __future__ import annotations
 
@@ -14,112 +14,12 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from ..base.typed import document_value, out_of_bounds, whole_number
 from ..games.core import Checker
 from ..games.i18n import _, ngettext, tr
 from ..games.parts import MARSHAL, Parts
 from ..web import formkeys
-
-# --------------------------------------------------------------------------- how a typed value reads
-# (shared with the form's own fields, `companion.forms.fields`)
-
-OMIT = object()  # a value left out of the document (blank)
-
-_INT = re.compile(r"[+-]?\d{1,7}")
-
-
-def whole_number(text: str) -> int | None:
-    """A typed whole number as a `Count` reads it (the form, and the autosave's engine path alike):
-    None when blank; a ValueError with the field's message when it is not one ("−" is a minus)."""
-    raw = text.strip().replace("\u2212", "-")
-    if raw == "":
-        return None
-    if not _INT.fullmatch(raw):
-        raise ValueError(_("doit être un nombre entier"))
-    return int(raw)
-
-
-def out_of_bounds(value: int | None, lo: int, hi: int) -> str | None:
-    """A `Count`'s message for a number outside its bounds, else None."""
-    if value is not None and not lo <= value <= hi:
-        return _("doit être entre {lo} et {hi}", lo=lo, hi=hi)
-    return None
-
-
-def document_value(text: str, numeric: bool):
-    """A chosen value (its posted text, stripped) as the document holds it: a numeric choice's
-    ASCII digits as their number ("¹" is a digit to isdigit() and not to int()); anything else
-    stays as typed, for the field's message and the engine's."""
-    if numeric and text.isascii() and text.isdigit():
-        return int(text)
-    return text
-
-
-# --------------------------------------------------------------------------- the tree
-
-
-@dataclass(frozen=True)
-class Leaf:
-    """A field a player fills: "count" (a whole number in [lo, hi]), "flag" (a box), "choice" (one of
-    `values`, labelled by `offered`: (value, French message id)), "name" (a player of the game, or
-    nobody: null when `nobody`, else left out of its group) or "text"."""
-
-    kind: str
-    lo: int = 0
-    hi: int = 0
-    values: frozenset = frozenset()
-    offered: tuple = ()
-    numeric: bool = False  # a choice the document holds as its number (Rebirth's round towers)
-    nobody: bool = True
-    default: str | None = None  # a choice's value when its page did not post it at all
-
-
-@dataclass(frozen=True)
-class Group:
-    """Named fields; `ui_only` are read (their messages, their values for the game's hooks) but not
-    written in the document as they are."""
-
-    fields: tuple  # ((key, node), ...) in the page's order
-    ui_only: frozenset = frozenset()
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """Exactly `n` entries, entry i always entry i (a blank entry is its empty value)."""
-
-    item: object
-    n: int
-
-
-@dataclass(frozen=True)
-class Rows:
-    """Rows the table adds and removes: blank rows are left out and the rest numbered again."""
-
-    item: object
-    max_entries: int
-
-
-@dataclass(frozen=True, eq=False)  # one per game, variant and seat count: its identity is its key
-class Spec:
-    """One game's fields for one variant and seat count: the table's, and each player's."""
-
-    table: Group
-    player: Group
-    seats: int
-
-
-@dataclass(frozen=True)
-class Hooks:
-    """What a game says of its fields beyond the tree (its forms adapter's, called directly), each
-    None where it says nothing: `to_texts(document, data)` fills `data` (the document without game
-    and variant) with what only the page shows; `to_document(document, reading)` finishes the
-    document read from the fields (a key made from others, a mode's fields)."""
-
-    to_texts: Callable[[dict, dict], None] | None = None
-    to_document: Callable[[dict, Reading], None] | None = None
-
-
-NO_HOOKS = Hooks()
-
+from .tree import NO_HOOKS, OMIT, Fixed, Group, Hooks, Leaf, Rows, Spec
 
 # --------------------------------------------------------------------------- document -> texts
 
@@ -144,6 +44,7 @@ class Texts:
     parts: dict = field(default_factory=dict)
     readings: dict = field(default_factory=dict)
     marks: dict = field(default_factory=dict)  # segment name -> the values its texts show (`_frozen`)
+    laid: tuple | None = None  # a segment's: the last save read on it (`_laid`): (typed, players, reading)
 
     @property
     def paths(self) -> dict[str, str]:
@@ -254,7 +155,7 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | Non
         elif mark is not None and like.marks.get(name) == mark:
             out.parts[name] = like.parts[name]
         else:  # made here, not kept in PIECES: the caller keeps these texts (`like` of the next save)
-            out.parts[name] = _piece(_NO_CHECK, raw, name, spec)
+            out.parts[name] = _remade(spec, name, raw, like.parts.get(name))
             changed.append(name)
     if like is not None and like.parts.keys() == out.parts.keys() and all(
             out.parts[name].values.keys() == like.parts[name].values.keys() for name in changed):
@@ -269,9 +170,54 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | Non
 
 
 def _piece(_check, value, name: str, spec: Spec) -> Texts:
-    out = Texts()
+    out = Texts(document=value)
     _texts(spec.player if name else spec.table, value, name, out)
     return out
+
+
+def _remade(spec: Spec, name: str, raw, was: Texts | None) -> Texts:
+    """A segment's texts made from those of the values `was` shows: when they differ only in fields
+    that show on their own (`Group.solo`), those fields' texts made again; else made whole. The reading
+    of the save laid on `was` (`_laid`) is theirs when they show what it read."""
+    group, changed = spec.player if name else spec.table, []
+    if was is None:
+        return _piece(_NO_CHECK, raw, name, spec)
+    out = Texts(was.values | {(f"{name}-{sub}" if name else sub): _text_at(raw, *group.solo[sub])
+                              for sub in changed}, was.leaves, was.limits, was.blanks, was.rows, raw) \
+        if _differing(raw, was.document, group, "", changed) else _piece(_NO_CHECK, raw, name, spec)
+    laid = was.laid  # read once: another thread's save may lay its own meanwhile
+    if laid is not None and out.values == was.values | laid[0]:
+        out.readings[laid[1]] = laid[2]
+    return out
+
+
+def _differing(raw, old, group: Group, at: str, out: list) -> bool:
+    """Whether two values of `group` differ only in fields of its `solo` (listed in `out`)."""
+    raw, old = raw if type(raw) is dict else {}, old if type(old) is dict else {}
+    for key, _node in group.fields:
+        a, b = raw.get(key, OMIT), old.get(key, OMIT)
+        if a is b or type(a) is type(b) and a == b and (type(a) not in (list, dict) or _json(a) == _json(b)):
+            continue  # the same JSON (1, 1.0 and true are three)
+        sub, node = f"{at}-{key}" if at else key, group.solo.get(key, (0, None))[1]
+        if type(node) is Leaf:
+            out.append(sub)
+        elif type(node) is not Group or not _differing(a, b, node, sub, out):
+            return False
+    return True
+
+
+def _json(value) -> bytes | object:
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # never equal to anything: made whole
+        return object()
+
+
+def _text_at(raw, keys: tuple, leaf: Leaf) -> str:
+    """A field's text in a segment's values, as `_texts` makes it (a leaf under groups alone, no default)."""
+    for key in keys[:-1]:
+        raw = raw.get(key) if type(raw) is dict else None
+    return _text(leaf, raw.get(keys[-1]) if type(raw) is dict else None)
 
 
 def _texts(node, value, name: str, out: Texts) -> None:
@@ -375,16 +321,16 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
     names; `known`: the texts `values` were made from, if any; `touched`: the only fields where
     they may differ, if known), and how it was read."""
     r = Reading(values, list(players), known=known, spec=spec)
-    same = _unchanged(spec, values, known, touched)
+    same, changed = _unchanged(spec, values, known, touched)
     doc = dict(game or {})
-    doc.update(_segment(spec.table, "", "", r, same))
+    doc.update(_segment(spec.table, "", "", r, same, changed))
     out_players = []
     for i, who in enumerate(players):
         path, name = f"players[{i}]", f"players-{i}"
         r.paths[path] = name
         player = {"name": who}
         if i < spec.seats:
-            player.update(_segment(spec.player, name, path, r, same))
+            player.update(_segment(spec.player, name, path, r, same, changed))
         out_players.append(player)
     r.paths["players"] = "players"
     doc["players"] = out_players
@@ -394,24 +340,30 @@ def read(spec: Spec, values: Mapping[str, str], players: list[str], hooks: Hooks
 
 
 def _unchanged(spec: Spec, values: Mapping[str, str], known: Texts | None,
-               touched: set[str] | None = None) -> dict[str, Texts]:
-    """The segments of `known` whose texts `values` holds unchanged (name -> its texts)."""
+               touched: set[str] | None = None) -> tuple[dict[str, Texts], dict[str, list[str]]]:
+    """The segments of `known` whose texts `values` holds unchanged (name -> its texts), and the
+    fields `values` changed in each other one (name -> their names)."""
     if known is None or known.spec is not spec or not known.parts:
-        return {}
+        return {}, {}
     if values is known.values:
         touched = set()
     elif touched is None:
         touched = {name for name, _text in values.items() - known.values.items()}  # changed or new
         touched |= known.values.keys() - values.keys()  # gone
-    touched = {f"players-{n[8:].split('-', 1)[0]}" if n.startswith("players-") else "" for n in touched}
-    return {name: piece for name, piece in known.parts.items() if name not in touched}
+    changed: dict[str, list[str]] = {}
+    for n in touched:  # by segment: the table's "", a player's "players-<i>"
+        changed.setdefault(f"players-{n[8:].split('-', 1)[0]}" if n[:8] == "players-" else "", []).append(n)
+    return {name: piece for name, piece in known.parts.items() if name not in changed}, changed
 
 
-def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, Texts]) -> dict:
+def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, Texts],
+             changed: dict[str, list[str]]) -> dict:
     """A segment's part of the document, its reading laid on `r`: read once per texts it holds."""
     piece = same.get(prefix)
     if piece is None:
-        return _collect(group, prefix, path, r)
+        was = r.known.parts.get(prefix) if prefix in changed else None
+        return _collect(group, prefix, path, r) if was is None else _laid(group, prefix, path, r, was,
+                                                                            changed[prefix])
     key = tuple(r.players)  # and the language: `PIECES` keeps a segment's texts per language
     found = piece.readings.get(key)
     if found is None:
@@ -421,13 +373,61 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
         found = piece.readings[key] = (*_frozen(_collect(group, prefix, path, own)), own)
         own.known = None  # read: no cycle back to the texts that keep it
     thaw, made, own = found
+    _merge(r, own)
+    return thaw(made)  # a copy of what it read
+
+
+def _merge(r: Reading, own: Reading) -> None:
     r.paths.update(own.paths)
     r.data.update(own.data)
     r.rows.update(own.rows)
     r.blank.update(own.blank)
     if own.messages:
         r.messages.update((name, list(said)) for name, said in own.messages.items())
-    return thaw(made)  # a copy of what it read
+
+
+def _laid(group: Group, prefix: str, path: str, r: Reading, was: Texts, names: list[str]) -> dict:
+    """A segment a save changed, laid on the texts `was` it was stored with: when it changed only
+    fields that read on their own (`Group.solo`), none with a message, and the reading of `was` is
+    kept, that reading with these read again; else read whole. Its reading is kept on `was` for the
+    texts made of it (`_remade`)."""
+    key, cut, made = tuple(r.players), len(prefix) + 1 if prefix else 0, None
+    found, own = was.readings.get(key), Reading(r.values, r.players, known=r.known, spec=r.spec)
+    solo = [group.solo.get(n[cut:], (0, None)) for n in names]
+    if found is not None and all(type(leaf) is Leaf and n not in found[2].messages for n, (_k, leaf) in
+                                 zip(names, solo, strict=True)):
+        made = found[0](found[1])
+        for n, (keys, leaf) in zip(names, solo, strict=True):
+            _put(made, group, keys, _leaf(leaf, n, own))
+        before = found[2]
+        if own.messages:  # a new message: read whole, its messages in the page's order
+            made, own = None, Reading(r.values, r.players, known=r.known, spec=r.spec)
+        else:
+            own.paths, own.rows, own.blank = before.paths, before.rows, before.blank
+            own.messages, own.data = before.messages, before.data | own.data
+    made = _collect(group, prefix, path, own) if made is None else made
+    own.known = None
+    was.laid = ({n: r.values.get(n) for n in names}, key, (*_frozen(made), own))
+    _merge(r, own)
+    return made
+
+
+def _put(out: dict, group: Group, keys: tuple, value) -> None:
+    """`value` (OMIT: none) at `keys` of a segment read from `group`, where `_collect` puts it."""
+    key = keys[0]
+    if len(keys) > 1:
+        inner = dict(out[key]) if type(out.get(key)) is dict else {}
+        _put(inner, dict(group.fields)[key], keys[1:], value)
+        value = inner or OMIT  # an empty object is none (contract)
+    if value is OMIT:
+        out.pop(key, None)
+    elif key in out:
+        out[key] = value
+    else:  # in the group's order, as `_collect` writes it
+        out[key] = value
+        items = [(k, out[k]) for k, _node in group.fields if k in out]
+        out.clear()
+        out.update(items)
 
 
 def _frozen(value) -> tuple[Callable, bytes]:

@@ -109,7 +109,7 @@ class GameChange(db.Model):
     """One stored save of a game, as the page shows its fields (companion/saving/gamelog.py): which phone
     (a hash of its device cookie, never the cookie), when, the version it wrote, and each field it
     changed `{name: [before, after]}` (JSON text). `undo_of`: the change this one undid (an undo is a
-    save like any other, logged as one). The last `gamelog.KEPT` of a game are kept; they go with it
+    save like any other, logged as one). The last `changelog.KEPT` of a game are kept; they go with it
     (ON DELETE CASCADE, and `store.delete` removes them for SQLite)."""
 
     __tablename__ = "game_changes"

@@ -1,4 +1,5 @@
-"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over saving/gamelog.py.
+"""The game's log (/g/<token>/historique) and undo (/g/<token>/annuler): thin, over saving/gamelog.py
+(writing, undo) and storage/changelog.py (reading).
 
 The log page lists the game's changes, newest first, each with its phone ("ce téléphone", "un autre
 téléphone"), its time, and its fields from what to what, with a button that undoes it: a plain
@@ -19,7 +20,7 @@ from ..forms.fields import choice_labels
 from ..games import i18n
 from ..games.i18n import N_, _, tr
 from ..saving import gamelog, service
-from ..storage import devices, store
+from ..storage import changelog, devices, store
 from . import dates
 from .edit import screens_or_404
 
@@ -40,7 +41,7 @@ LINES = 4  # a change's fields shown before the rest is folded
 def page(token: str):
     record = store.by_edit_token(token)
     sc = screens_or_404(record.game)
-    every = gamelog.changes_of(record.id)
+    every = changelog.changes_of(record.id)
     everything = request.args.get("tout") == "1"
     shown = every if everything else every[:SHOWN]
     named, readable = _names(sc, record, {n for c in shown for n in c.changes})
@@ -111,7 +112,7 @@ def last(token: str):
     what undoing it sends, `{field: [what it stored, what was before]}`; or a message."""
     record = store.by_edit_token(token)
     screens_or_404(record.game)
-    change = gamelog.last(record.id, devices.device_id(), record.seats_version)
+    change = changelog.last(record.id, devices.device_id(), record.seats_version)
     if change is None:
         return jsonify(ok=False, message=tr(NOTHING))
     changes = {name: list(pair) for name, pair in gamelog.undo_changes(change).items()}
@@ -121,7 +122,7 @@ def last(token: str):
 def undo_last(token: str):
     """"Annuler" on the edit page without JavaScript: this phone's last change, then the edit page."""
     record = store.by_edit_token(token)
-    change = gamelog.last(record.id, devices.device_id(), record.seats_version)
+    change = changelog.last(record.id, devices.device_id(), record.seats_version)
     return _undo(record, change, url_for("play.edit", token=token))
 
 
@@ -132,7 +133,7 @@ def undo(token: str):
     change = request.form.get("change", "")
     if not (change.isdigit() and len(change) < 12):
         abort(400)
-    found = gamelog.get(record.id, int(change))
+    found = changelog.get(record.id, int(change))
     if found is None:
         abort(404)
     return _undo(record, found, url_for("play.changes", token=token))

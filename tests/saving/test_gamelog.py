@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from app_helpers import autosave, create_game, make_app, stored
 from companion.extensions import db
 from companion.outputs import exchange
-from companion.saving import gamelog
+from companion.storage import changelog
 from companion.storage.models import GameChange
 
 NAMES = ["Maëlle", "Yanis"]
@@ -195,7 +195,7 @@ def test_annuler_without_javascript_goes_back_level_by_level(app):
 
 
 def test_the_log_keeps_the_last_changes_of_a_game(app, monkeypatch):
-    monkeypatch.setattr(gamelog, "KEPT", 3)
+    monkeypatch.setattr(changelog, "KEPT", 3)
     phone = app.test_client()
     token = create_game(phone, "revive", "base", NAMES)
     for version in range(1, 6):
@@ -243,7 +243,7 @@ def test_the_log_goes_into_the_export_and_comes_back_with_a_restore(app, tmp_pat
     with other.test_request_context("/"):
         outcome = exchange.restore(exchange.parse(json.dumps(data)), None)
         (added,) = outcome.added
-        restored = gamelog.changes_of(added.id)
+        restored = changelog.changes_of(added.id)
         assert [c.changes for c in reversed(restored)] == [entry["changes"] for entry in log]
         assert [c.undone for c in reversed(restored)] == [True, False, False]
         assert restored[0].undo_of == restored[2].id

@@ -14,6 +14,7 @@ from app_helpers import autosave, create_game, stored
 from companion.extensions import db
 from companion.outputs import log_file
 from companion.saving import gamelog
+from companion.storage import changelog
 from companion.storage.models import GameChange
 
 NAMES = ["Maëlle", "Yanis"]
@@ -91,7 +92,7 @@ def test_a_log_that_cannot_be_written_loses_neither_the_save_nor_leaves_half_of_
 
 
 def test_the_log_is_trimmed_every_few_saves_and_no_reader_shows_more_than_kept(app, monkeypatch):
-    monkeypatch.setattr(gamelog, "KEPT", 8)
+    monkeypatch.setattr(changelog, "KEPT", 8)
     monkeypatch.setattr(gamelog, "trim_every", lambda: 4)
     phone = app.test_client()
     token = create_game(phone, "revive", "base", NAMES)
@@ -102,7 +103,7 @@ def test_the_log_is_trimmed_every_few_saves_and_no_reader_shows_more_than_kept(a
     assert 8 <= len(rows) < 8 + 4  # trimmed at version 12, two more since
     with app.app_context():
         game = stored(app, token)
-        shown = gamelog.changes_of(game.id)
+        shown = changelog.changes_of(game.id)
         exported = log_file.exported([game.id], {game.id: 0})[game.id]
     assert [c.changes["players-0-track"][1] for c in shown] == [str(v) for v in range(14, 6, -1)]
     assert [e["changes"]["players-0-track"][1] for e in exported] == [str(v) for v in range(7, 15)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -137,18 +138,18 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     spec.PIECES.clear()
     spec.WHOLE.clear()
     made = []
-    piece = spec._piece  # noqa: SLF001 - counted: each segment made again
+    remade = spec._remade  # noqa: SLF001 - counted: each segment made again (whole or from its older texts)
 
-    def counted(check, value, name, of):
+    def counted(of, name, raw, was):
         made.append(name)
-        return piece(check, value, name, of)
+        return remade(of, name, raw, was)
 
-    monkeypatch.setattr(spec, "_piece", counted)
+    monkeypatch.setattr(spec, "_remade", counted)
     mine = autosave(client, tokens[0], other["version"], players__1__track=("", "4"))
     assert mine.status_code == 200
     # the segment the other worker changed (read), and the one this save changed (written): no other
     assert sorted(made) == ["players-0", "players-1"]
-    monkeypatch.setattr(spec, "_piece", piece)
+    monkeypatch.setattr(spec, "_remade", remade)
     # the same three saves of another game, nothing kept between them, answer the same
     forgot = _answers(client, tokens[1], forget=True, saves=({"players__2__track": ("", "3")},
                                                              {"players__2__progress": ("", "5")},
@@ -158,3 +159,76 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
         documents = [store.by_edit_token(token).document for token in tokens]
     assert documents[0]["players"] == documents[1]["players"][::-1]
     assert documents[0]["players"][0]["track"] == 3 and documents[0]["players"][0]["progress"] == 5
+
+
+def _solo_names(fields, texts: spec.Texts) -> list[str]:
+    """The fields that read and show on their own (`Group.solo`: a count, a box, a choice under groups
+    alone), of every segment: those a save reads again on the reading kept."""
+    of = texts.spec
+    return sorted(f"{prefix}-{sub}" if prefix else sub for prefix in texts.parts
+                  for sub, (_keys, node) in (of.player if prefix else of.table).solo.items()
+                  if isinstance(node, spec.Leaf))
+
+
+# new games: every group and list still absent (a group typed, then blanked again, goes), one a game
+NEW = {f"{game}-{variant}-new": {"game": game, "variant": variant,
+                                 "players": [{"name": n} for n in ("Ana", "Bob")]}
+       for game, variant in (("revive", "abyss"), ("rebirth", "ireland"), ("reterra", "base"))}
+
+
+@pytest.mark.parametrize("name", [*DOCUMENTS, *NEW])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_document_read_on_the_readings_kept_is_the_one_read_whole(app, name, data):
+    """Saves one after the other, each read on the texts the one before made (its changed fields of
+    groups read again on the reading kept, the rest taken): at every step the document (its JSON,
+    key order included) and the reading (messages in the page's order, paths, data, rows) are those
+    of the same texts read with nothing kept."""
+    document = DOCUMENTS.get(name) or NEW[name]
+    with app.test_request_context(), i18n.using(data.draw(st.sampled_from(["fr", "en"]))):
+        fields = forms.screens(document["game"]).fields
+        texts = fields.texts(document)
+        solo = _solo_names(fields, texts)
+        for _step in range(data.draw(st.integers(1, 4))):
+            pool = st.sampled_from(solo if solo and data.draw(st.booleans()) else sorted(texts.values))
+            names = data.draw(st.lists(pool, min_size=1, max_size=3))
+            values = texts.values | {field: data.draw(TYPED) for field in names}
+            new, reading = fields.read(texts.document, values, known=texts, touched=set(names))
+            whole, fresh = fields.read(texts.document, dict(values))
+            assert orjson.dumps(new) == orjson.dumps(whole)
+            assert list(reading.messages.items()) == list(fresh.messages.items())
+            assert (reading.paths, reading.data, reading.rows, reading.blank) == (
+                fresh.paths, fresh.data, fresh.rows, fresh.blank)
+            texts = fields.texts(new, like=texts)
+            _same(texts, _whole(fields, new))
+
+
+def test_a_count_typed_again_is_read_on_the_reading_kept(app, client, monkeypatch):
+    """A player's counts saved again: once a save has read the player's fields as their stored texts
+    show them (the first save of a new game stores its fixed lists' blanks as 0), the next one reads
+    the changed counts alone on the reading it kept (no field of that player read again, no text of
+    theirs made again), and stores and answers what a save keeping nothing does."""
+    saves = ({"players__0__track": ("", "3"), "players__0__resources__gears": ("", "4")},
+             {"players__0__track": ("3", "5")},
+             {"players__0__track": ("5", "12"), "players__0__resources__gears": ("4", "6")})
+    token = create_game(client, "revive", "abyss", ["Ana", "Bob"])
+    version = _answers(client, token, forget=False, saves=saves[:2])[-1]["version"]
+    read_whole, made_whole, put = [], [], []
+    for name, kept in (("_collect", read_whole), ("_piece", made_whole), ("_put", put)):
+        monkeypatch.setattr(spec, name, lambda *args, _real=getattr(spec, name), _kept=kept: (
+            _kept.append(args), _real(*args))[1])
+    answer = autosave(client, token, version, **saves[2]).get_json()
+    assert (read_whole, made_whole) == ([], [])  # each count put in place on the reading kept:
+    assert {keys for _made, _group, keys, _value in put} >= {("track",), ("resources", "gears")}
+    monkeypatch.undo()
+    other = create_game(client, "revive", "abyss", ["Cléo", "Dan"])  # another game: nothing of it kept
+    forgot = _answers(client, other, forget=True, saves=saves)
+    theirs = {k: v for k, v in forgot[-1].items() if k != "status"}  # named for their own players
+    assert answer == json.loads(json.dumps(theirs).replace("Cl\\u00e9o", "Ana").replace("Dan", "Bob"))
+    with app.app_context():
+        stored = [store.by_edit_token(t).document for t in (token, other)]
+    for document in stored:  # each its own players' names
+        for player in document["players"]:
+            player.pop("name")
+    assert orjson.dumps(stored[0]) == orjson.dumps(stored[1])
+    assert stored[0]["players"][0]["track"] == 12 and stored[0]["players"][0]["resources"]["gears"] == 6

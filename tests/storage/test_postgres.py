@@ -81,7 +81,7 @@ def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
     from test_gamelog import _undo
 
     from app_helpers import autosave, create_game
-    from companion.saving import gamelog
+    from companion.storage import changelog
     from companion.storage.models import GameChange
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
@@ -89,7 +89,7 @@ def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False})
     result = app.test_cli_runner().invoke(args=["db", "upgrade"])  # whichever test runs first
     assert result.exit_code == 0, result.output
-    monkeypatch.setattr(gamelog, "KEPT", 3)
+    monkeypatch.setattr(changelog, "KEPT", 3)
     a, b = app.test_client(), app.test_client()
     token = create_game(a, "revive", "base", ["Maëlle", "Yanis"])
     for version in range(1, 5):
@@ -101,7 +101,7 @@ def test_the_log_and_undo_on_postgresql(postgres_url, tmp_path, monkeypatch):
     with app.app_context():
         record = db.session.scalar(sa.select(GameRecord).filter_by(edit_token=token))
         assert record.document["players"][0]["track"] == 4 and record.document["players"][1]["track"] == 7
-        changes = gamelog.changes_of(record.id)
+        changes = changelog.changes_of(record.id)
         assert len(changes) == 3 and changes[0].undo_of == changes[2].id and changes[2].undone
         game_id, view = record.id, record.view_token
     log = json.loads(a.get("/parties/export.json").get_data(as_text=True))["games"][0]["log"]
