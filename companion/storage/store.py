@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import weakref
 from collections.abc import Iterator
@@ -330,12 +331,42 @@ def held_by_edit_token(token: str, connection=None) -> Held:
 
 @contextmanager
 def saving() -> Iterator[sa.Connection]:
-    """A Core connection of its own for one autosave (read with `held_by_edit_token`, written with
-    `save`), closed at the end: the ORM session's transaction and its closing at the request's end
-    cost more than the save's two statements (issue 21). `save`'s UPDATE ... WHERE version is the
-    check whatever the connection."""
-    with db.engine.connect() as connection:
-        yield connection
+    """A Core connection for one autosave (read with `held_by_edit_token`, written with `save`): the ORM
+    session's transaction and its closing at the request's end cost more than the save's statements
+    (issue 21). With SQLite one connection a process is kept for the saves, one at a time (the pool's
+    checkout and checkin cost twice the game's read, issue 33); a save finding it taken, or another
+    database (its server may close an idle connection: its pool checks each one it hands out), takes
+    one from the pool. `save`'s UPDATE ... WHERE version is the check whatever the connection."""
+    engine = db.engine
+    kept = _kept(engine) if engine.dialect.name == "sqlite" else None
+    if kept is None or not kept[0].acquire(blocking=False):
+        with engine.connect() as connection:
+            yield connection
+        return
+    try:
+        yield kept[1]
+    finally:
+        try:
+            if kept[1].in_transaction():  # what was left uncommitted, as the pool's checkin did
+                kept[1].rollback()
+        finally:
+            if kept[1].invalidated or kept[1].closed:  # a broken connection: the next save opens one
+                engine.__dict__.pop(_KEPT, None)
+            kept[0].release()
+
+
+_KEPT, _KEPT_MADE = "companion_saving", threading.Lock()
+
+
+def _kept(engine: sa.Engine) -> tuple[threading.Lock, sa.Connection]:
+    """The saves' kept connection of this engine in this process (a forked worker opens its own)."""
+    found = engine.__dict__.get(_KEPT)
+    if found is None or found[0] != os.getpid():
+        with _KEPT_MADE:
+            found = engine.__dict__.get(_KEPT)
+            if found is None or found[0] != os.getpid():
+                found = engine.__dict__[_KEPT] = (os.getpid(), threading.Lock(), engine.connect())
+    return found[1], found[2]
 
 
 # One statement, compiled once and run as plain SQL (`Plain`): building an UPDATE's
@@ -514,43 +545,6 @@ def delete(record: GameRecord) -> None:
     db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))  # SQLite: no cascade
     db.session.execute(sa.delete(GameChange).where(GameChange.game_id == record.id))  # its log
     db.session.delete(record)
-    db.session.commit()
-
-
-# --------------------------------------------------------------------------- the photo of the final board
-
-
-def photo_of(game_id: int) -> GamePhoto | None:
-    """A game's photo (companion.storage.photos made it: a JPEG without metadata), None when it has none."""
-    return db.session.get(GamePhoto, game_id)
-
-
-def set_photo(record, photo) -> None:
-    """Keep `photo` (a `photos.Photo`) as the game's, replacing the one it had, and its digest on the
-    game's row (`photo_key`: the pages know there is one without a query). The game's version and
-    document are untouched: a photo is no save, so no phone's entry is ever in conflict with it."""
-    for attempt in (1, 2):
-        try:
-            db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
-            db.session.add(GamePhoto(game_id=record.id, data=photo.data, width=photo.width,
-                                     height=photo.height, digest=photo.digest))
-            done = db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id)
-                                      .values(photo_key=photo.digest).execution_options(synchronize_session=False))
-            if done.rowcount != 1:  # the game was deleted meanwhile
-                db.session.rollback()
-                raise Missing
-            db.session.commit()
-            return
-        except sa.exc.IntegrityError:  # another phone's photo of the same game, at the same instant
-            db.session.rollback()
-            if attempt == 2:
-                raise
-
-
-def remove_photo(record) -> None:
-    db.session.execute(sa.delete(GamePhoto).where(GamePhoto.game_id == record.id))
-    db.session.execute(sa.update(GameRecord).where(GameRecord.id == record.id).values(photo_key=None)
-                       .execution_options(synchronize_session=False))
     db.session.commit()
 
 

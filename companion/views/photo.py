@@ -6,7 +6,7 @@ the results and shared pages, optional on the sheet (`sheet.pdf?photo=1`).
     GET  /g/<token>/photo.jpg , /r/<token>/photo.jpg   the kept JPEG (ETag: its digest)
 
 Thin: `companion.storage.photos` reads and rewrites the image (orientation applied, 2048 px at most, no
-metadata), `store.set_photo` keeps it. A refusal stores nothing and answers the results page with
+metadata), `photo_store.set_photo` keeps it. A refusal stores nothing and answers the results page with
 the message beside the field.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Response, abort, current_app, flash, redirect, request, url_for
 
 from ..games.i18n import _
-from ..storage import photos, store
+from ..storage import photo_store, photos, store
 from ..web import limits
 from . import results
 
@@ -58,20 +58,20 @@ def upload(token: str):
         photo = photos.prepare(data)
     except photos.Refused as refused:
         return _refused(token, _(refused.message, **refused.values))
-    store.set_photo(record, photo)
+    photo_store.set_photo(record, photo)
     flash(_("Photo du plateau enregistrée."), "success")
     return redirect(url_for("play.results", token=token) + "#photo")
 
 
 def remove(token: str):
     record = store.by_edit_token(token)
-    store.remove_photo(record)
+    photo_store.remove_photo(record)
     flash(_("Photo retirée."), "success")
     return redirect(url_for("play.results", token=token) + "#photo")
 
 
 def _image(record) -> Response:
-    photo = store.photo_of(record.id) if record.photo_key else None
+    photo = photo_store.photo_of(record.id) if record.photo_key else None
     if photo is None:
         abort(404)
     headers = {"Cache-Control": "private, no-cache",  # a new photo has a new ETag; a 304 costs nothing

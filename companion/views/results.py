@@ -15,7 +15,7 @@ from ..games import i18n, needed
 from ..games.core import headline_of
 from ..games.i18n import _
 from ..outputs import bgstats
-from ..storage import history, score_cache, store
+from ..storage import history, photo_store, score_cache, store
 from ..web import limits, links
 from .dates import local, zone
 from .edit import screens_or_404
@@ -176,7 +176,7 @@ def _sheet(record, back: str):
                 replace(p, breakdown=[replace(line, detail=sc.relabel(line.detail, labels))
                                       for line in p.breakdown])
                 for p in result.players])
-        photo = store.photo_of(record.id) if photo_key else None
+        photo = photo_store.photo_of(record.id) if photo_key else None
         return sheet_from_result(record.document, result, colours=colours, date=day,
                                  edition=store.edition_of(record), photo=photo.data if photo else None,
                                  needs=score_cache.needed_of(record))  # kept per stored version
