@@ -180,12 +180,12 @@ def _remade(spec: Spec, name: str, raw, was: Texts | None) -> Texts:
     that show on their own (`Group.solo`), those fields' texts made again; else made whole. The reading
     of the save laid on `was` (`_laid`) is theirs when they show what it read."""
     group, changed = spec.player if name else spec.table, []
-    if was is None:
-        return _piece(_NO_CHECK, raw, name, spec)
-    out = Texts(was.values | {(f"{name}-{sub}" if name else sub): _text_at(raw, *group.solo[sub])
-                              for sub in changed}, was.leaves, was.limits, was.blanks, was.rows, raw) \
-        if _differing(raw, was.document, group, "", changed) else _piece(_NO_CHECK, raw, name, spec)
-    laid = was.laid  # read once: another thread's save may lay its own meanwhile
+    if was is None or not _differing(raw, was.document, group, "", changed):
+        out = _piece(_NO_CHECK, raw, name, spec)
+    else:
+        out = Texts(was.values | {(f"{name}-{sub}" if name else sub): _text_at(raw, *group.solo[sub])
+                                  for sub in changed}, was.leaves, was.limits, was.blanks, was.rows, raw)
+    laid = None if was is None else was.laid  # read once: another thread's save may lay its own meanwhile
     if laid is not None and out.values == was.values | laid[0]:
         out.readings[laid[1]] = laid[2]
     return out

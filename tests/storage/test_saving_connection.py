@@ -96,7 +96,7 @@ def test_saves_from_two_threads_are_each_stored(app, client):
 
 def test_a_forked_worker_opens_its_own(app, monkeypatch):
     with app.app_context():
-        first = store._kept(db.engine)  # noqa: SLF001
+        first = store._kept(db.engine)  # noqa: SLF001 - the kept connection itself, as a save takes it
         assert store._kept(db.engine) == first  # noqa: SLF001 - kept
         monkeypatch.setattr(store.os, "getpid", lambda: -1)  # another process, forked with the engine
         assert store._kept(db.engine)[1] is not first[1]  # noqa: SLF001
