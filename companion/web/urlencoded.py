@@ -46,8 +46,8 @@ def pairs(body: bytes) -> list[tuple[str, str]] | None:
 def _unquoted(text: bytes) -> str:
     if b"%" not in text:
         return text.replace(b"+", b" ").decode("ascii")
-    # "%XX" as quoted-printable's "=XX": one C call decodes every escape (the body holds no raw
-    # "=", space or line end, so nothing else in it means anything to that decoder)
+    # "%XX" as quoted-printable's "=XX": one C call decodes every escape (the body holds no raw "="
+    # nor line end, so nothing else in it means anything to that decoder; it keeps the spaces of "+")
     return binascii.a2b_qp(text.replace(b"+", b" ").replace(b"%", b"=")).decode("utf-8")
 
 
