@@ -11,6 +11,7 @@ import marshal
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import orjson
 
@@ -392,7 +393,8 @@ def _laid(group: Group, prefix: str, path: str, r: Reading, was: Texts, names: l
     kept, that reading with these read again; else read whole. Its reading is kept on `was` for the
     texts made of it (`_remade`)."""
     key, cut, made = tuple(r.players), len(prefix) + 1 if prefix else 0, None
-    found, own = was.readings.get(key), Reading(r.values, r.players, known=r.known, spec=r.spec)
+    fresh = partial(Reading, r.values, r.players, known=r.known, spec=r.spec)  # this segment's own reading
+    found, own = was.readings.get(key), fresh()
     solo = [group.solo.get(n[cut:], (0, None)) for n in names]
     if found is not None and all(type(leaf) is Leaf and n not in found[2].messages for n, (_k, leaf) in
                                  zip(names, solo, strict=True)):
@@ -401,7 +403,7 @@ def _laid(group: Group, prefix: str, path: str, r: Reading, was: Texts, names: l
             _put(made, group, keys, _leaf(leaf, n, own))
         before = found[2]
         if own.messages:  # a new message: read whole, its messages in the page's order
-            made, own = None, Reading(r.values, r.players, known=r.known, spec=r.spec)
+            made, own = None, fresh()
         else:
             own.paths, own.rows, own.blank = before.paths, before.rows, before.blank
             own.messages, own.data = before.messages, before.data | own.data

@@ -43,10 +43,11 @@ class Group:
         what the group keeps). Name within it -> (keys, leaf or group)."""
         out: dict = {}
         for key, sub in self.fields:
-            if key not in self.ui_only and type(sub) is Leaf and sub.kind != "name" and sub.default is None:
+            if key in self.ui_only:
+                continue
+            if type(sub) is Leaf and sub.kind != "name" and sub.default is None:
                 out[key] = ((key,), sub)
-            elif key not in self.ui_only and type(sub) is Group and "name" not in {
-                    s.kind for _k, s in sub.fields if type(s) is Leaf}:
+            elif type(sub) is Group and "name" not in {s.kind for _k, s in sub.fields if type(s) is Leaf}:
                 out[key] = ((key,), sub)
                 out.update((f"{key}-{name}", ((key, *keys), node)) for name, (keys, node) in sub.solo.items())
         return out

@@ -99,4 +99,6 @@ def test_a_forked_worker_opens_its_own(app, monkeypatch):
         first = store._kept(db.engine)  # noqa: SLF001 - the kept connection itself, as a save takes it
         assert store._kept(db.engine) == first  # noqa: SLF001 - kept
         monkeypatch.setattr(store.os, "getpid", lambda: -1)  # another process, forked with the engine
-        assert store._kept(db.engine)[1] is not first[1]  # noqa: SLF001
+        other = store._kept(db.engine)[1]  # noqa: SLF001 - the forked worker's
+        assert other is not first[1]
+        other.close()
