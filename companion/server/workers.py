@@ -11,7 +11,8 @@ WeasyPrint: seconds on a busy machine) does not run gunicorn's loop yet: a watch
 sockets meanwhile, and the worker leaves without serving. `gunicorn.conf.py` names it as `worker_class`.
 
 A worker is also recycled before it grows past `WORKER_MAX_RSS_MB` of resident memory (issue 33):
-after each request it reads its size (`resident_bytes`, /proc/self/statm: microseconds), and past its
+after a request it reads its size (`resident_bytes`, /proc/self/statm), at most every RSS_EVERY
+seconds (three system calls a request, each one a hand-over of the interpreter lock), and past its
 limit it stops accepting, finishes the requests it holds (as gunicorn's `max_requests` does) and
 leaves; the master starts a fresh one. Each worker takes a limit of its own between 90 % and 100 %
 of the setting, so that two workers grown alike are not recycled together.
@@ -30,11 +31,13 @@ import random
 import resource
 import sys
 import threading
+import time
 
 from gunicorn.workers import gthread
 
 WATCH_EVERY = 0.2  # seconds between two looks at the master while the worker starts
 RSS_JITTER = 0.10  # each worker's limit: between 90 % and 100 % of WORKER_MAX_RSS_MB
+RSS_EVERY = 0.25  # seconds between two readings of a worker's size (a request's end reads it when due)
 
 
 MALLOC_ARENAS = 2
@@ -78,6 +81,7 @@ class ThreadWorker(gthread.ThreadWorker):
             limit = WORKER_MAX_RSS_MB
             self.log.warning("%s ; %d Mo retenus", exc, limit)
         self.max_rss = int(limit * 1024 * 1024 * (1 - random.uniform(0, RSS_JITTER)))  # noqa: S311
+        self._rss_due = 0.0  # when a request's end reads the worker's size next (the first one does)
         self._started = threading.Lock()  # held by whoever decides: the loop starts, or the port goes
         self._serving = False
         self._released = False
@@ -106,7 +110,8 @@ class ThreadWorker(gthread.ThreadWorker):
 
     def handle_request(self, req, conn) -> bool:
         keep = super().handle_request(req, conn)
-        if self.max_rss and self.alive:
+        if self.max_rss and self.alive and (now := time.monotonic()) >= self._rss_due:
+            self._rss_due = now + RSS_EVERY
             size = resident_bytes()
             if size > self.max_rss:
                 self.log.info("Worker %s holds %d MB, past its %d MB (WORKER_MAX_RSS_MB): recycled after "
