@@ -11,7 +11,8 @@ Reported per step: saves, save p50/p95/p99 as the phones saw them (wall time, lo
 route's p50 in the same step and the ratio, conflicts (the same field changed on two phones: resolved
 as "Appliquer mes saisies" does), false conflicts (a conflict on a field only its own phone writes:
 must be 0) and lost saves (a value acknowledged last that the stored game does not hold: must be 0),
-then the largest N whose save p95 stays under 300 ms.
+the CPU the phones' client and the server spent, a save's time in its working slot split into its CPU,
+its waits for a core and the rest, then the largest N whose save p95 stays under 300 ms.
 """
 
 from gevent import monkey
@@ -26,6 +27,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
+import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
@@ -235,6 +237,23 @@ def server(database: str):
                 yield host, log
 
 
+def slot_split(log: Path, offset: int) -> str:
+    """A save's time in its working slot (mean, ms), split: its thread's CPU, its waits for a core
+    (runnable, not running: bench/floor_app.py) and the rest (the write turn, the disk, the
+    interpreter lock). The slot is one per process: its mean time a save bounds a process's saves a
+    second."""
+    from bench import load
+
+    queued: dict = {}
+    _served, working, cpu = load.server_times(log, offset, queued)
+    saves = working["autosave"]
+    if not saves or not queued.get("autosave"):
+        return "     a save's slot: (not measured)"
+    wall, own, waits = (statistics.fmean(v) for v in (saves, cpu["autosave"], queued["autosave"]))
+    return (f"     a save's slot (mean): {wall:.2f} ms = CPU {own:.2f} + waiting for a core {waits:.2f} "
+            f"+ the rest {wall - own - waits:.2f}")
+
+
 def server_cpu(log: Path, offset: int) -> tuple[float, float, float]:
     """The CPU time p50 (ms, the working thread's) of the saves and of the trivial route logged
     after `offset` (what the phones' client and the other jobs of a shared machine inflate least),
@@ -327,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server "
                   f"{step.server_cpu / step.wall * 100:.0f} % "
                   f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)", flush=True)
+            print(slot_split(log, offset), flush=True)
             failed = failed or lost > 0 or step.false_conflicts > 0
             if p95 < LIMIT_MS:
                 best = n

@@ -200,7 +200,8 @@ def gunicorn(database_url: str, tmp: Path, max_rss: int | None = None):
     log, errors = tmp / "access.log", tmp / "error.log"
     args = ("--access-logfile", str(log), "--error-logfile", str(errors),
             "--access-logformat",
-            '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s %({companion.service_cpu_us}e)s')
+            '"%(r)s" %(s)s %(D)s %({companion.service_us}e)s %({companion.service_cpu_us}e)s '
+            '%({bench.run_queue_us}e)s')
     with servers.gunicorn("bench.floor_app:app()", free_port(), env, args, "/_floor", errors) as host:
         yield host, log
 
@@ -262,17 +263,18 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], ...]:
+def server_times(log: Path, offset: int, queued: dict | None = None) -> tuple[dict[str, list[float]], ...]:
     """For each request logged after `offset`, by route: the server time (ms, from the request read
     to the response written, waiting for a slot included), the service time (ms, working only) and
-    its CPU time (ms, the working thread's: what the other jobs of a shared machine inflate least)."""
+    its CPU time (ms, the working thread's: what the other jobs of a shared machine inflate least);
+    into `queued`, when given, its thread's time waiting for a core (ms, bench/floor_app.py)."""
     times: dict[str, list[float]] = {name: [] for name in ORDER}
     service: dict[str, list[float]] = {name: [] for name in ORDER}
     cpu: dict[str, list[float]] = {name: [] for name in ORDER}
     with log.open(encoding="utf-8", errors="replace") as fh:
         fh.seek(offset)
         for line in fh:
-            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-) (\d+|-)$', line.strip())
+            match = re.match(r'"(.*)" (\d+) (\d+) (\d+|-) (\d+|-)(?: (\d+|-))?$', line.strip())
             if not match:
                 continue
             for pattern, name in ROUTES:
@@ -282,6 +284,8 @@ def server_times(log: Path, offset: int) -> tuple[dict[str, list[float]], ...]:
                         service[name].append(int(match.group(4)) / 1000)
                     if match.group(5) != "-":
                         cpu[name].append(int(match.group(5)) / 1000)
+                    if queued is not None and match.group(6) not in (None, "-"):
+                        queued.setdefault(name, []).append(int(match.group(6)) / 1000)
                     break
     return times, service, cpu
 
