@@ -27,8 +27,9 @@ keepalive = 5           # an idle kept-alive connection is closed after this lon
 # nearly at once: the saves' p95 went from 13 ms to 1.7 s (bench/bench_tables.py).
 max_requests = 20000
 max_requests_jitter = 10000
-# And before one grows past WORKER_MAX_RSS_MB of resident memory (default 320; 0: never): checked
-# after each request by the worker class (companion.server.workers), each worker's limit up to 10 % lower.
+# And before one grows past WORKER_MAX_RSS_MB of resident memory (default 320; 0: never): checked at
+# the end of a request, at most every 0.25 s, by the worker class (companion.server.workers), each
+# worker's limit up to 10 % lower.
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
