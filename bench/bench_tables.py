@@ -182,18 +182,26 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def processes_cpu(pids) -> float:
-    """The CPU time (s) the server's processes (gunicorn's master and workers) spent so far."""
+def processes_cpu(pids) -> dict[int, float]:
+    """The CPU time (s) each of the server's processes (gunicorn's master and workers) spent so far."""
     from bench import load
 
-    total = 0.0
+    spent = {}
     for pid in [pid for master in pids() for pid in (master, *load.workers_of(master))]:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+        spent[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return spent
+
+
+def spent_since(before: dict[int, float], after: dict[int, float]) -> float | None:
+    """The server's CPU time between two readings; None when a worker left meanwhile (recycled: what
+    it spent since the first reading is not known)."""
+    if set(before) - set(after):
+        return None
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
@@ -214,7 +222,7 @@ def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
     jobs.append(gevent.spawn(floor, Phone(host, port), step, until))
     gevent.joinall(jobs, timeout=seconds + 120)
     step.client_cpu = time.process_time() - step.cpu_at[0]
-    step.server_cpu = processes_cpu(server_pids) - step.cpu_at[1]
+    step.server_cpu = spent_since(step.cpu_at[1], processes_cpu(server_pids))
     step.wall = time.monotonic() - (until - seconds)
     lost = 0
     for token, phones in games:  # read back: each field holds the value acknowledged last
@@ -313,6 +321,8 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
     conflicts)."""
     where = urllib.parse.urlsplit(host)
     offset = log.stat().st_size
+    error_offset = len((log.parent / "error.log").read_text(encoding="utf-8", errors="replace")) \
+        if (log.parent / "error.log").exists() else 0
     step, lost = run_step(where.hostname, where.port, n, args.seconds, seed,
                           lambda: [host.proc.pid] if getattr(host, "proc", None) else [])
     p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
@@ -325,10 +335,19 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
           f"{served95:>8.1f}ms {os.getloadavg()[0]:>8.2f}",
           flush=True)
     # who spent the 2 cores: the phones' client (this process) beside the server's processes
+    server = ("not known (a worker was recycled during the step)" if step.server_cpu is None else
+              f"{step.server_cpu / step.wall * 100:.0f} % "
+              f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)")
     print(f"     CPU over the step: client {step.client_cpu / step.wall * 100:.0f} % of a core "
-          f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server "
-          f"{step.server_cpu / step.wall * 100:.0f} % "
-          f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)", flush=True)
+          f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server {server}", flush=True)
+    errors = log.parent / "error.log"  # bench/load.py's gunicorn writes it beside the access log
+    if errors.exists():
+        said = errors.read_text(encoding="utf-8", errors="replace")[error_offset:]
+        booted = said.count("Booting worker")
+        if booted:
+            why = ("its resident size" if "WORKER_MAX_RSS_MB" in said else
+                   "max_requests" if "Autorestarting worker" in said else "a worker that died")
+            print(f"     workers started during the step: {booted} ({why})", flush=True)
     print(slot_split(log, offset), flush=True)
     if step.statuses:
         print(f"     errors by status: {step.statuses}")
