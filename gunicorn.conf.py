@@ -21,12 +21,15 @@ threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # a waiting thread cost
 timeout = 30            # a worker silent this long is restarted
 graceful_timeout = 20   # on reload or stop, requests under way get this long to finish
 keepalive = 5           # an idle kept-alive connection is closed after this long
-# Recycle workers (bounded memory), seldom and never together: a new worker warms up (WeasyPrint, its
-# fonts, the forms) for a second or two before it takes requests, and the other workers carry the
-# load meanwhile. At 2,000 requests (with 200 of jitter) 200 tables recycled both workers every 15 s,
-# nearly at once: the saves' p95 went from 13 ms to 1.7 s (bench/bench_tables.py).
-max_requests = 20000
-max_requests_jitter = 10000
+# Recycle workers seldom and seldom together: a new worker warms up (WeasyPrint, its fonts, the forms)
+# for a second or two before it takes requests, and the other workers carry the load meanwhile. At
+# 2,000 requests (with 200 of jitter) 200 tables recycled both workers every 15 s, nearly at once: the
+# saves' p95 went from 13 ms to 1.7 s; at 20,000 (10,000 of jitter) 300 tables still recycled both in
+# one 20 s step after a few minutes: 790 ms (bench/bench_tables.py). Memory is bounded by the resident
+# size (below); this count is only a safety net: at 300 tables a worker reaches it every 20-30 minutes,
+# each at its own moment over 8 minutes.
+max_requests = 250000
+max_requests_jitter = 100000
 # And before one grows past WORKER_MAX_RSS_MB of resident memory (default 320; 0: never): checked at
 # the end of a request, at most every 0.25 s, by the worker class (companion.server.workers), each
 # worker's limit up to 10 % lower.
