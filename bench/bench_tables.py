@@ -321,8 +321,8 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
     conflicts)."""
     where = urllib.parse.urlsplit(host)
     offset = log.stat().st_size
-    error_offset = len((log.parent / "error.log").read_text(encoding="utf-8", errors="replace")) \
-        if (log.parent / "error.log").exists() else 0
+    errors = log.parent / "error.log"  # bench/load.py's gunicorn writes it beside the access log
+    error_offset = errors.stat().st_size if errors.exists() else 0
     step, lost = run_step(where.hostname, where.port, n, args.seconds, seed,
                           lambda: [host.proc.pid] if getattr(host, "proc", None) else [])
     p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
@@ -340,9 +340,10 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
               f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)")
     print(f"     CPU over the step: client {step.client_cpu / step.wall * 100:.0f} % of a core "
           f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server {server}", flush=True)
-    errors = log.parent / "error.log"  # bench/load.py's gunicorn writes it beside the access log
     if errors.exists():
-        said = errors.read_text(encoding="utf-8", errors="replace")[error_offset:]
+        with errors.open("rb") as fh:  # what the server said during the step only
+            fh.seek(error_offset)
+            said = fh.read().decode("utf-8", errors="replace")
         booted = said.count("Booting worker")
         if booted:
             why = ("its resident size" if "WORKER_MAX_RSS_MB" in said else
