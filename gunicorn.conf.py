@@ -1,23 +1,29 @@
 """gunicorn settings for a club or convention server: `gunicorn -c gunicorn.conf.py 'companion:create_app()'`.
 
-Threaded workers (gthread): a phone on a bad connection trickling its request holds one thread, not
-a whole worker, and gunicorn only hands a connection to a thread once data has arrived. A request
-body must keep arriving (BODY_TIMEOUT seconds at most between two reads), workers are recycled after
-a jittered number of requests, tokens are masked in the logs (companion.web.logmask), and each worker
-warms WeasyPrint before taking requests, so the first PDF is not a second-long stall. Workers whose
-master was killed close the listening port at once (companion.server.workers), so a plain restart works.
-Every setting here can be overridden on the command line (`--bind`, `--workers`...).
+Event-loop workers (gevent, companion.server.workers.LoopWorker): each connection is a greenlet of a
+worker's one thread, so a save never waits for an interpreter lock other threads hold (issue 33: at
+300 tables of four phones, gthread's 32 threads a worker made the saves' p95 exceed a second; here
+it stays in tens of milliseconds), and a phone on a bad connection trickling its request holds a
+greenlet, nothing more. Request headers must arrive within `keepalive` seconds and a body must keep
+arriving (BODY_TIMEOUT seconds at most between two reads); a PDF's layout and a photo's resizing run
+in a thread beside the loop (companion.base.offload). Workers are recycled after a jittered number
+of requests or past a resident size, tokens are masked in the logs (companion.web.logmask), and each
+worker warms WeasyPrint before taking requests, so the first PDF is not a second-long stall. Workers
+whose master was killed close the listening port at once (companion.server.workers), so a plain
+restart works. Every setting here can be overridden on the command line (`--bind`, `--workers`...).
 """
 
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# gthread, whose workers let go of the port the moment their master dies (a `kill -9`): a plain
+# gevent's loop, whose workers let go of the port the moment their master dies (a `kill -9`): a plain
 # restart then binds at once instead of finding the port held for the grace period (companion.server.workers).
-worker_class = "companion.server.workers.ThreadWorker"
-# Scoring is CPU work under one GIL per process: one worker per core, threads for waiting clients.
+worker_class = "companion.server.workers.LoopWorker"
+# Scoring is CPU work under one interpreter per process: one worker per core.
 workers = int(os.environ.get("WEB_CONCURRENCY", "0")) or max(2, os.cpu_count() or 1)
-threads = int(os.environ.get("GUNICORN_THREADS", "32"))  # a waiting thread costs little memory
+# Connections a worker holds at once (a greenlet each, a few tens of KB): 300 tables' 1,200 phones keep
+# about 600 per worker alive between their saves.
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "2000"))
 timeout = 30            # a worker silent this long is restarted
 graceful_timeout = 20   # on reload or stop, requests under way get this long to finish
 keepalive = 5           # an idle kept-alive connection is closed after this long
@@ -54,9 +60,8 @@ def pre_request(worker, req):
         sock.settimeout(BODY_TIMEOUT)
 
 
-# Seconds a thread may keep the interpreter while another waits for it (Python's default: 5 ms).
-# A page or an autosave beside an export waits this long at each of its many hand-overs (every query,
-# every read and write of a socket): 1 ms keeps a table's requests quick for little lost throughput.
+# Seconds a thread may keep the interpreter while another waits for it (Python's default: 5 ms): the
+# loop beside a PDF being laid out in its thread (companion.base.offload) gets it back within 1 ms.
 SWITCH_INTERVAL = float(os.environ.get("GUNICORN_SWITCH_INTERVAL", "0.001"))
 
 

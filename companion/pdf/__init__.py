@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from .. import games
+from ..base import offload
 from ..games import i18n, needed
 from ..games.core import InvalidDocument, Result, headline_of, join_names, ordinal
 from ..games.core import points_text as number
@@ -216,8 +217,10 @@ def _document(html: str, resources: dict[str, tuple[bytes, str]] | None = None):
 
 
 def _one_page(template: str, context: dict) -> bytes:
+    # A second of layout that never yields: off the server's event loop (companion.base.offload).
     with _rendering():
-        return _one_page_document(template, context).write_pdf()
+        _stylesheet()  # WeasyPrint's libraries found and loaded here (a subprocess: the loop's thread only)
+        return offload.in_thread(lambda: _one_page_document(template, context).write_pdf())
 
 
 def _one_page_document(template: str, context: dict):
@@ -329,12 +332,16 @@ def sheet_from_result(document: dict, result: Result, *, colours: Sequence[objec
         return _one_page("pdf/sheet.html", context)
     from .fetcher import PHOTO_URL
 
-    with _rendering():
+    def with_photo() -> bytes:
         sheet = _one_page_document("pdf/sheet.html", context)
         page = _document(_html("pdf/photo.html", compact=0, game=context["game"], variant=context["variant"],
                                date=context["date"], photo_url=PHOTO_URL),
                          resources={PHOTO_URL: (photo, "image/jpeg")})
         return sheet.copy([*sheet.pages, *page.pages]).write_pdf()
+
+    with _rendering():
+        _stylesheet()
+        return offload.in_thread(with_photo)
 
 
 # --------------------------------------------------------------------------- blank pads

@@ -1,9 +1,10 @@
 """nginx in front of `make run`'s gunicorn: the part that waits for slow phones.
 
-gunicorn hands a connection to one of its threads as soon as a byte arrives, and the thread then
-reads the headers and the body at the client's pace: 200 sockets trickling a byte a second hold every
-thread, and no other request gets through. nginx reads a whole request (headers within 10 s, a body
-without a 10-s pause) in its event loop before gunicorn sees it, for a few kilobytes a connection.
+gunicorn alone reads the headers and the body at the client's pace: its event loop holds a trickling
+socket for a greenlet (up to 5 s for the headers, 10 s between two reads of a body), and a room's
+worth of them is still parsed in Python, byte by byte, beside the saves. nginx reads a whole request
+(headers within 10 s, a body without a 10-s pause) in its event loop before gunicorn sees it, for a
+few kilobytes a connection.
 `make run` starts Debian's nginx (installed by the Makefile) with the club's own site,
 deploy/nginx/companion.conf (tests/server/test_proxy.py), on the table's address and port, in front of
 gunicorn on a Unix socket of a private folder, and stops it with the server. Without nginx, gunicorn

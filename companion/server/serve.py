@@ -3,7 +3,7 @@
 `python -m companion.server.serve [--host H] [--port P] [--dev] [--lang en]`
 
 The tested production server (gunicorn with gunicorn.conf.py, never debug) behind nginx when the
-machine has it (companion.server.front: nginx reads whole requests, so slow clients hold no gunicorn thread),
+machine has it (companion.server.front: nginx reads whole requests, so slow clients hold nothing of gunicorn),
 on every interface unless `--host` (HOST in the Makefile) keeps it to one. Once a worker is ready to
 answer, the terminal says which address the phones open (this machine's network address, every one
 labelled when there are several) and draws it as a QR code. A port still held by this clone's

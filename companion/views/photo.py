@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from flask import Response, abort, current_app, flash, redirect, request, url_for
 
+from ..base import offload
 from ..games.i18n import _
 from ..storage import photo_store, photos, store
 from ..web import limits
@@ -55,7 +56,7 @@ def upload(token: str):
     if len(data) > limit():
         return _too_large()
     try:
-        photo = photos.prepare(data)
+        photo = offload.in_thread(photos.prepare, data)  # Pillow's work off the event loop
     except photos.Refused as refused:
         return _refused(token, _(refused.message, **refused.values))
     photo_store.set_photo(record, photo)

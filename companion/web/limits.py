@@ -17,6 +17,8 @@
   turn. Python runs one thread at a time: with the 32 threads of a gthread worker all working, each
   one (and the SQLite write lock it may hold) waited for all the others, and saves took seconds;
   with two, each save took longer and held the write turn longer than one after the other did.
+  (gunicorn.conf.py now serves from one event loop a process, where a request in the app runs alone
+  anyway; the slots still order the development server's threads and keep the heavy share apart.)
 - Heavy routes (views marked `@heavy`: exports, statistics, a restore, a photo's upload, a PDF sheet) have a
   share of their own, `HEAVY_REQUESTS` (1) per process, and never take one of the others: eight
   exports of 5,000 games at once wait their turn among themselves while the tables' autosaves and

@@ -154,9 +154,10 @@ def test_gunicorn_config_warms_each_worker(monkeypatch):
 
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     from gunicorn.util import load_class
-    from gunicorn.workers.gthread import ThreadWorker
+    from gunicorn.workers.ggevent import GeventWorker
 
-    assert issubclass(load_class(config["worker_class"]), ThreadWorker) and config["threads"] >= 8
+    assert issubclass(load_class(config["worker_class"]), GeventWorker)
+    assert config["worker_connections"] >= 1000
     assert config["max_requests"] > 0 and config["max_requests_jitter"] > 0
     assert config["logger_class"] == "companion.web.logmask.GunicornLogger"
     calls = []

@@ -1,0 +1,100 @@
+"""gunicorn's workers serve from one event loop (companion.server.workers.LoopWorker): a PDF sheet
+being laid out, a second of work that never yields, runs in a thread beside the loop
+(companion.base.offload), so the same worker answers every other request meanwhile. For real:
+gunicorn with gunicorn.conf.py and one worker on loopback, a sheet held in its layout until the test
+lets it finish. Every socket is on 127.0.0.1, every wait is bounded, the server is stopped at the end."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import time
+
+from app_helpers import make_app
+from bench import servers
+from companion.extensions import db
+from companion.storage import store
+
+HELD_CONF = '''
+import os
+exec(open({conf!r}, encoding="utf-8").read())
+_warm = post_worker_init
+
+
+def post_worker_init(worker):
+    """Warmed as usual; then every sheet's layout says it started and waits for the test's word."""
+    _warm(worker)
+    from gevent import monkey
+
+    from companion import pdf
+
+    sleep = monkey.get_original("time", "sleep")  # a plain sleep: the layout runs in a thread of its own
+    laid_out = pdf._one_page_document
+
+    def held(*args, **kwargs):
+        open(os.environ["DRAW_STARTED"], "w").close()
+        while not os.path.exists(os.environ["DRAW_GATE"]):
+            sleep(0.02)
+        return laid_out(*args, **kwargs)
+
+    pdf._one_page_document = held
+'''
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(port: int, path: str, timeout: float = 30) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        res = conn.getresponse()
+        return res.status, res.read()
+    finally:
+        conn.close()
+
+
+def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=database)
+    with app.test_request_context("/"):
+        record = store.create("revive", "abyss", ["Maëlle", "Yanis"], ["#c0392b", "#2471a3"])
+        db.session.commit()
+        edit, view = record.edit_token, record.view_token
+    conf = tmp_path / "held.conf.py"
+    conf.write_text(HELD_CONF.format(conf=str(servers.ROOT / "gunicorn.conf.py")), encoding="utf-8")
+    started, gate, errors = tmp_path / "draw-started", tmp_path / "draw-gate", tmp_path / "error.log"
+    env = {"COMPANION_INSTANCE": str(tmp_path / "instance"), "DATABASE_URL": database,
+           "WEB_CONCURRENCY": "1",  # one worker: the sheet and the other requests share its loop
+           "GUNICORN_ACCESS_LOG": str(tmp_path / "access.log"), "GUNICORN_ERROR_LOG": str(errors),
+           "DRAW_STARTED": str(started), "DRAW_GATE": str(gate)}
+    port = free_port()
+    with servers.gunicorn("companion:create_app()", port, env, ("-c", str(conf)), ready="/api/v1/games",
+                          error_log=errors):
+        sheet: dict = {}
+
+        def ask_sheet():
+            sheet["answer"] = get(port, f"/r/{view}/sheet.pdf", timeout=120)
+
+        asking = threading.Thread(target=ask_sheet, daemon=True)
+        asking.start()
+        deadline = time.monotonic() + 60
+        while not started.exists():  # the worker is inside the sheet's layout
+            assert time.monotonic() < deadline and asking.is_alive(), errors.read_text(errors="replace")
+            time.sleep(0.05)
+        try:
+            # The same worker answers while the layout is held (before, its one thread would be in it).
+            assert get(port, "/api/v1/games")[0] == 200
+            status, page = get(port, f"/g/{edit}/")
+            assert status == 200 and "Maëlle" in page.decode()
+            assert asking.is_alive() and "answer" not in sheet  # the sheet is still being laid out
+        finally:
+            gate.touch()
+        asking.join(120)
+        status, pdf_bytes = sheet["answer"]
+        assert status == 200 and pdf_bytes.startswith(b"%PDF")
+    assert "Traceback" not in errors.read_text(errors="replace")
