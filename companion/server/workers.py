@@ -154,8 +154,8 @@ class LoopWorker(GeventWorker):
         while any(server.pool.free_count() != server.pool.size for server in self.servers):
             if time.monotonic() > deadline:
                 self.log.warning("Worker graceful timeout (pid:%s)", self.pid)
-                for server in self.servers:
-                    server.stop(timeout=1)
+                for server in self.servers:  # closed already (release_port): their handlers end now
+                    server.pool.kill(block=True, timeout=1)
                 return
             self.notify()
             gevent.sleep(0.1)

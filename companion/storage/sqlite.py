@@ -1,4 +1,4 @@
-"""SQLite set up for a threaded server (gunicorn.conf.py runs many threads per worker).
+"""SQLite set up for the server (gunicorn.conf.py: an event loop a worker; the development server: threads).
 
 WAL journal: readers never wait for a writer's commit (in the default journal every page view
 stalled while an autosave committed), and writers queue for up to BUSY_TIMEOUT_MS instead of

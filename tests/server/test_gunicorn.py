@@ -133,6 +133,24 @@ def test_a_stalled_body_is_dropped_after_the_body_timeout(server):
     assert not answer.startswith(b"HTTP/1.1 200")
 
 
+def test_headers_trickled_past_the_keepalive_are_cut(server):
+    """Without nginx in front, a socket that never finishes its headers holds a greenlet of gunicorn's
+    event loop until `keepalive` (5 s, gunicorn.conf.py) has passed, then is closed unanswered."""
+    stop = threading.Event()
+    slow = Trickler(server["port"], b"GET /api/v1/games HTTP/1.1\r\n", b"X-Slow: 1\r\n" * 200, 0.25, stop)
+    slow.sock.settimeout(30)
+    start = time.monotonic()
+    slow.start()
+    try:
+        slow.join(30)  # it ends when the server closes the connection (its next byte fails)
+        elapsed = time.monotonic() - start
+        assert not slow.is_alive(), "the trickling headers were still read after 30 s"
+        assert 4 < elapsed < 30 and slow.sent < len(b"X-Slow: 1\r\n" * 200)
+    finally:
+        stop.set()
+        slow.join(5)
+
+
 def test_chunked_bodies_meet_the_limit(server):
     port = server["port"]
     body = json.dumps(load_example("revive-abyss.json")).encode()
