@@ -15,7 +15,7 @@ meanwhile) is said to have stopped: its transaction never committed, nothing was
 
 The job takes the process's heavy share of the working slots (`limits.heavy_slot`) and pauses for
 the tables' requests every few games (`limits.pause`), as an export does; a request waiting for it
-gives its own slot back while it waits (`limits.idle`).
+gives its own slot back when it starts waiting (`limits.idle`: its answer needs none).
 """
 
 from __future__ import annotations

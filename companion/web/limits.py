@@ -36,6 +36,7 @@ import io
 import tempfile
 import threading
 import time
+from collections import deque
 from contextlib import contextmanager
 
 from flask import Flask, abort, current_app, has_app_context, has_request_context, request
@@ -64,6 +65,43 @@ def heavy(view):
     return view
 
 
+class Slots:
+    """`n` working slots, handed out in the order they were asked for: a slot given back goes to the
+    request that has waited longest, never to one that just arrived (a semaphore lets a newcomer take
+    it between the release and the waiter's waking: under gunicorn's event loop, the exports asking
+    again at once kept the heavy share from the others for up to 16 s, and a save's wait for the
+    tables' slot grew the same way)."""
+
+    def __init__(self, n: int):
+        self.free = n
+        self._lock = threading.Lock()
+        self._waiting: deque = deque()
+
+    def acquire(self) -> None:
+        with self._lock:
+            if self.free and not self._waiting:
+                self.free -= 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by `release`, which hands over its slot
+
+    def release(self) -> None:
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self.free += 1
+
+    def __enter__(self) -> Slots:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
 class RequestGate:
     """WSGI middleware: buffer the body (at most `limit` bytes), then wait for one of `active` slots
     (`heavy` slots for the paths `heavy_paths()` names)."""
@@ -75,8 +113,8 @@ class RequestGate:
         # A view may allow more than `limit` (an upload): such bodies, up to `buffered` bytes, are
         # read first too, into memory then a temporary file; past that the app answers 413 itself.
         self.buffered = max(buffered, limit or 0)
-        self.slots = threading.BoundedSemaphore(active) if active > 0 else None
-        self.heavy_slots = threading.BoundedSemaphore(heavy) if heavy > 0 else self.slots
+        self.slots = Slots(active) if active > 0 else None
+        self.heavy_slots = Slots(heavy) if heavy > 0 else self.slots
         self.heavy_paths = heavy_paths
         self._heavy: frozenset | HeavyPaths | None = None
         self.light = 0  # requests other than heavy ones working now (`yield_to_light`)
@@ -95,13 +133,16 @@ class RequestGate:
         if slots is None:
             return self.app(environ, start_response)
         slots.acquire()
-        environ[SLOT] = (slots, is_heavy)  # `idle` gives it back while the request waits
+        environ[SLOT] = (slots, is_heavy)  # `idle` may give it back before the request ends
         start, cpu = time.perf_counter(), time.thread_time()
         if not is_heavy:
             with self._count:
                 self.light += 1
 
         def done():
+            if environ.get(SLOT) is None:  # given back already (`idle`)
+                return
+            environ[SLOT] = None
             if not is_heavy:
                 with self._count:
                     self.light -= 1
@@ -226,24 +267,19 @@ def pause() -> None:
 @contextmanager
 def idle():
     """A request waiting for work done elsewhere (a restore in the background) gives its working
-    slot back while it waits, and takes one again before it goes on."""
+    slot back for good: the waited-for work may need that very slot (the restore takes the heavy
+    share), and the answer after the wait is a short page that needs none. Taking it again would
+    wait behind the whole restore now that a slot goes to the request that waited longest."""
     taken = request.environ.get(SLOT) if has_request_context() else None
     gate = current_app.extensions.get(GATE)
-    if taken is None or gate is None:
-        yield
-        return
-    slots, is_heavy = taken
-    if not is_heavy:
-        with gate._count:
-            gate.light -= 1
-    slots.release()
-    try:
-        yield
-    finally:
-        slots.acquire()
+    if taken is not None and gate is not None:
+        slots, is_heavy = taken
+        request.environ[SLOT] = None  # the gate's `done` gives back nothing more
         if not is_heavy:
             with gate._count:
-                gate.light += 1
+                gate.light -= 1
+        slots.release()
+    yield
 
 
 @contextmanager

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 
 import companion.pdf
-from companion.web.limits import HeavyPaths
+from companion.web.limits import HeavyPaths, Slots
 from tests.views.test_photo import scored_game
 
 # only a bound for a broken gate (a save stuck behind the sheet), never a budget: each step waits on
@@ -19,7 +20,7 @@ STUCK = 60
 
 def test_one_table_request_works_at_a_time_per_process(app):
     assert app.config["ACTIVE_REQUESTS"] == 1
-    assert app.extensions["companion.gate"].slots._value == 1  # the gate made from it
+    assert app.extensions["companion.gate"].slots.free == 1  # the gate made from it
 
 
 def test_sheets_are_heavy_and_the_tables_requests_light(app):
@@ -64,3 +65,28 @@ def test_a_save_is_answered_while_a_sheet_is_being_drawn(app, client, monkeypatc
         thread.join(STUCK)
     assert sheet["response"].status_code == 200
     assert sheet["response"].data.startswith(b"%PDF")
+
+
+def test_a_slot_given_back_goes_to_the_request_that_waited_longest():
+    """Not to one that just arrived (a semaphore let the exports asking again at once keep the heavy
+    share for up to 16 s under gunicorn's event loop)."""
+    slots, order = Slots(1), []
+    slots.acquire()
+
+    def waiter():
+        slots.acquire()
+        order.append("waited")
+        slots.release()
+
+    first = threading.Thread(target=waiter)
+    first.start()
+    deadline = time.monotonic() + 30
+    while not slots._waiting:  # the waiter is queued
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    slots.release()
+    slots.acquire()  # a newcomer, at once: it waits for the one before it
+    order.append("newcomer")
+    slots.release()
+    first.join(30)
+    assert order == ["waited", "newcomer"] and slots.free == 1
