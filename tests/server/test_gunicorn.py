@@ -49,8 +49,8 @@ def server(tmp_path_factory):
         yield {"port": port, "tmp": tmp, "edit": tokens[0], "view": tokens[1]}
 
 
-def get(port: int, path: str) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def get(port: int, path: str, timeout: float = 10) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         conn.request("GET", path)
         res = conn.getresponse()

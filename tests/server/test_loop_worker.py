@@ -6,7 +6,6 @@ lets it finish. Every socket is on 127.0.0.1, every wait is bounded, the server 
 
 from __future__ import annotations
 
-import http.client
 import socket
 import threading
 import time
@@ -15,6 +14,7 @@ from app_helpers import make_app
 from bench import servers
 from companion.extensions import db
 from companion.storage import store
+from tests.server.test_gunicorn import get
 
 HELD_CONF = '''
 import os
@@ -48,16 +48,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(port: int, path: str, timeout: float = 30) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request("GET", path)
-        res = conn.getresponse()
-        return res.status, res.read()
-    finally:
-        conn.close()
-
-
 def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=database)
@@ -88,8 +78,8 @@ def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
             time.sleep(0.05)
         try:
             # The same worker answers while the layout is held (before, its one thread would be in it).
-            assert get(port, "/api/v1/games")[0] == 200
-            status, page = get(port, f"/g/{edit}/")
+            assert get(port, "/api/v1/games", timeout=30)[0] == 200
+            status, page = get(port, f"/g/{edit}/", timeout=30)
             assert status == 200 and "Maëlle" in page.decode()
             assert asking.is_alive() and "answer" not in sheet  # the sheet is still being laid out
         finally:
