@@ -2,9 +2,9 @@
 
 Event-loop workers (gevent, companion.server.workers.LoopWorker): each connection is a greenlet of a
 worker's one thread, so a save never waits for an interpreter lock other threads hold (issue 33: at
-300 tables of four phones, gthread's 32 threads a worker made the saves' p95 exceed a second; here
-it stays in tens of milliseconds), and a phone on a bad connection trickling its request holds a
-greenlet, nothing more. Request headers must arrive within `keepalive` seconds and a body must keep
+300 tables of four phones, the saves' p95 had a median of 448 ms over six rounds with gthread's 32
+threads a worker, 112 ms with the loop, docs/benchmarks.md), and a phone on a bad connection
+trickling its request holds a greenlet, nothing more. Request headers must arrive within `keepalive` seconds and a body must keep
 arriving (BODY_TIMEOUT seconds at most between two reads); a PDF's layout and a photo's resizing run
 in a thread beside the loop (companion.base.offload). Workers are recycled after a jittered number
 of requests or past a resident size, tokens are masked in the logs (companion.web.logmask), and each

@@ -21,7 +21,7 @@ import datetime as dt
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 
@@ -216,11 +216,16 @@ def _document(html: str, resources: dict[str, tuple[bytes, str]] | None = None):
         stylesheets=[css], font_config=fonts)
 
 
-def _one_page(template: str, context: dict) -> bytes:
-    # A second of layout that never yields: off the server's event loop (companion.base.offload).
+def _laid_out(work: Callable[[], bytes]) -> bytes:
+    """`work()` inside `_rendering`, off the server's event loop (companion.base.offload): a second of
+    layout that never yields."""
     with _rendering():
         _stylesheet()  # WeasyPrint's libraries found and loaded here (a subprocess: the loop's thread only)
-        return offload.in_thread(lambda: _one_page_document(template, context).write_pdf())
+        return offload.in_thread(work)
+
+
+def _one_page(template: str, context: dict) -> bytes:
+    return _laid_out(lambda: _one_page_document(template, context).write_pdf())
 
 
 def _one_page_document(template: str, context: dict):
@@ -339,9 +344,7 @@ def sheet_from_result(document: dict, result: Result, *, colours: Sequence[objec
                          resources={PHOTO_URL: (photo, "image/jpeg")})
         return sheet.copy([*sheet.pages, *page.pages]).write_pdf()
 
-    with _rendering():
-        _stylesheet()
-        return offload.in_thread(with_photo)
+    return _laid_out(with_photo)
 
 
 # --------------------------------------------------------------------------- blank pads

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 
 from app_helpers import make_app
 from bench import servers
@@ -23,19 +22,20 @@ _warm = post_worker_init
 
 
 def post_worker_init(worker):
-    """Warmed as usual; then every sheet's layout says it started and waits for the test's word."""
+    """Warmed as usual; then every sheet's layout calls the test (its signal: the layout started)
+    and waits for the test's word on that connection."""
     _warm(worker)
-    from gevent import monkey
+    import _socket  # a plain socket, not gevent's: the layout runs in a thread of its own
 
     from companion import pdf
 
-    sleep = monkey.get_original("time", "sleep")  # a plain sleep: the layout runs in a thread of its own
     laid_out = pdf._one_page_document
 
     def held(*args, **kwargs):
-        open(os.environ["DRAW_STARTED"], "w").close()
-        while not os.path.exists(os.environ["DRAW_GATE"]):
-            sleep(0.02)
+        call = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+        call.connect(("127.0.0.1", int(os.environ["DRAW_CALLS"])))
+        call.recv(1)
+        call.close()
         return laid_out(*args, **kwargs)
 
     pdf._one_page_document = held
@@ -57,11 +57,13 @@ def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
         edit, view = record.edit_token, record.view_token
     conf = tmp_path / "held.conf.py"
     conf.write_text(HELD_CONF.format(conf=str(servers.ROOT / "gunicorn.conf.py")), encoding="utf-8")
-    started, gate, errors = tmp_path / "draw-started", tmp_path / "draw-gate", tmp_path / "error.log"
+    errors = tmp_path / "error.log"
+    calls = socket.create_server(("127.0.0.1", 0))  # where a held layout says it started
+    calls.settimeout(60)  # a bound for a broken server, not a budget
     env = {"COMPANION_INSTANCE": str(tmp_path / "instance"), "DATABASE_URL": database,
            "WEB_CONCURRENCY": "1",  # one worker: the sheet and the other requests share its loop
            "GUNICORN_ACCESS_LOG": str(tmp_path / "access.log"), "GUNICORN_ERROR_LOG": str(errors),
-           "DRAW_STARTED": str(started), "DRAW_GATE": str(gate)}
+           "DRAW_CALLS": str(calls.getsockname()[1])}
     port = free_port()
     with servers.gunicorn("companion:create_app()", port, env, ("-c", str(conf)), ready="/api/v1/games",
                           error_log=errors):
@@ -72,10 +74,10 @@ def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
 
         asking = threading.Thread(target=ask_sheet, daemon=True)
         asking.start()
-        deadline = time.monotonic() + 60
-        while not started.exists():  # the worker is inside the sheet's layout
-            assert time.monotonic() < deadline and asking.is_alive(), errors.read_text(errors="replace")
-            time.sleep(0.05)
+        try:
+            layout, _ = calls.accept()  # the worker is inside the sheet's layout
+        except TimeoutError:
+            raise AssertionError(errors.read_text(errors="replace")) from None
         try:
             # The same worker answers while the layout is held (before, its one thread would be in it).
             assert get(port, "/api/v1/games", timeout=30)[0] == 200
@@ -83,7 +85,9 @@ def test_a_sheet_being_laid_out_stops_no_other_request_of_its_worker(tmp_path):
             assert status == 200 and "Maëlle" in page.decode()
             assert asking.is_alive() and "answer" not in sheet  # the sheet is still being laid out
         finally:
-            gate.touch()
+            layout.sendall(b"!")  # the layout goes on
+            layout.close()
+            calls.close()
         asking.join(120)
         status, pdf_bytes = sheet["answer"]
         assert status == 200 and pdf_bytes.startswith(b"%PDF")

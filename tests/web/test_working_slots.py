@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
+from collections import deque
 
 import companion.pdf
 from companion.web.limits import HeavyPaths, Slots
@@ -70,7 +70,14 @@ def test_a_save_is_answered_while_a_sheet_is_being_drawn(app, client, monkeypatc
 def test_a_slot_given_back_goes_to_the_request_that_waited_longest():
     """Not to one that just arrived (a semaphore let the exports asking again at once keep the heavy
     share for up to 16 s under gunicorn's event loop)."""
-    slots, order = Slots(1), []
+    slots, order, queued = Slots(1), [], threading.Event()
+
+    class Queue(deque):  # says when the waiter has joined the queue
+        def append(self, turn):
+            super().append(turn)
+            queued.set()
+
+    slots._waiting = Queue()
     slots.acquire()
 
     def waiter():
@@ -80,13 +87,10 @@ def test_a_slot_given_back_goes_to_the_request_that_waited_longest():
 
     first = threading.Thread(target=waiter)
     first.start()
-    deadline = time.monotonic() + 30
-    while not slots._waiting:  # the waiter is queued
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    assert queued.wait(STUCK)  # the waiter is queued
     slots.release()
     slots.acquire()  # a newcomer, at once: it waits for the one before it
     order.append("newcomer")
     slots.release()
-    first.join(30)
+    first.join(STUCK)
     assert order == ["waited", "newcomer"] and slots.free == 1
