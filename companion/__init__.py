@@ -52,6 +52,7 @@ def create_app(config: Mapping | None = None) -> Flask:
         logmask,
         ratelimits,
         security,
+        sessions,
         static_cache,
         tokens,
         urlencoded,
@@ -59,6 +60,7 @@ def create_app(config: Mapping | None = None) -> Flask:
 
     app.request_class = urlencoded.Request  # an autosave's small form read in one step
     logmask.install(app.logger, logging.getLogger("werkzeug"))
+    sessions.init_app(app)  # the session cookie's signature checked once per process
     limits.init_app(app)  # first: its hook must run before CSRF reads a form
     i18n_web.init_app(app)  # its hook is put before every other: messages of refusals are translated too
 

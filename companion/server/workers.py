@@ -46,6 +46,8 @@ from gevent.server import StreamServer
 from gunicorn.workers import base
 from gunicorn.workers.ggevent import GeventWorker
 
+from . import responses
+
 WATCH_EVERY = 0.2  # seconds between two looks at the master while the worker starts
 RSS_JITTER = 0.10  # each worker's limit: between 90 % and 100 % of WORKER_MAX_RSS_MB
 RSS_EVERY = 0.25  # seconds between two readings of a worker's size (a request's end reads it when due)
@@ -90,6 +92,7 @@ class LoopWorker(GeventWorker):
 
     def init_process(self) -> None:
         limit_malloc_arenas()  # before this worker starts any thread
+        responses.install()  # a response's head goes with its body's first bytes, in one send
         from ..settings import WORKER_MAX_RSS_MB, worker_max_rss_mb
 
         try:

@@ -32,16 +32,24 @@ def policy(scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()) -> str:
     return text
 
 
+# Game URLs carry their access token: never leak them to another site. Same-origin (not
+# no-referrer) because Flask-WTF's CSRF check over HTTPS requires a same-origin Referer.
+HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+)
+
+
 def add_headers(response: Response) -> Response:
+    """HEADERS, each unless the view set its own (a first visit's CSP with its inline hashes): the
+    response's header names read once, not once per header."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CSP)
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
-    # Game URLs carry their access token: never leak them to another site. Same-origin (not
-    # no-referrer) because Flask-WTF's CSRF check over HTTPS requires a same-origin Referer.
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    present = {name.lower() for name, _ in headers.items()}
+    headers.extend([pair for pair in HEADERS if pair[0].lower() not in present])
     return response
 
 
