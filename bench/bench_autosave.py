@@ -44,7 +44,7 @@ def setup():
 
     def autosave():
         """Player 0's track + 1 (0 after 500), and every 500th save their progress + 1 instead: the
-        player's sub-document is never one the engine saw within its parts' store (1,024 parts), as
+        player's sub-document is never one the engine saw within its parts' store (`parts.SIZE`), as
         at a table where the same values seldom come back."""
         calls[0] += 1
         name = "players-0-progress" if calls[0] % 500 == 0 else "players-0-track"

@@ -72,7 +72,7 @@ def _common(doc: object, games: Mapping[str, Game], check: Checker):
     return _common_of(doc, games, check)
 
 
-COMMON_KEPT = 256
+COMMON_KEPT = 512  # tables seated differently: a club's evening, each worker seeing every table
 # (game id, variant, names, language) -> (the game, the problems, the names or None): what `_common`
 # says of a document holding them, in that language
 _COMMON: dict[tuple, tuple[Game, tuple[Problem, ...], tuple[str, ...] | None]] = {}

@@ -32,7 +32,8 @@ from .i18n import current
 
 T = TypeVar("T")
 
-SIZE = 1024  # about 60 games' parts (Rebirth: 4 readings, 4 players' lines, ~8 cities), a few KB each
+SIZE = 2048  # a few KB each: 300 tables of four players (Rebirth: also ~8 cities a game), each worker
+# seeing every table, and the parts each save adds
 # marshal's format 2 writes no back-references: from format 3 on, a string held elsewhere too (a key
 # json.loads shares between players, a string another copy of the document holds) is written as a
 # reference, so the same sub-document could give other bytes and never be found again

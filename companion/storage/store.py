@@ -297,7 +297,7 @@ _HELD_BY = {key: Plain(sa.select(*_HELD[:2], sa.cast(_TABLE.c.document, sa.Text)
 # handed the same document, not read again, and the texts the save before it made of it are found
 # by that document (companion/views/edit.py). A document handed out here is shared: never changed.
 _DOCUMENTS: dict[int, tuple[str, dict]] = {}
-DOCUMENTS_KEPT = 256
+DOCUMENTS_KEPT = 512  # games: a club's evening (300 tables), each worker seeing every table
 
 
 def _document(game_id: int, text) -> dict:
@@ -311,7 +311,8 @@ def _document(game_id: int, text) -> dict:
 
 
 def _keep_document(game_id: int, text, document: dict) -> None:
-    if len(_DOCUMENTS) >= DOCUMENTS_KEPT:
+    # each game kept goes last: the one saved least recently goes first
+    if _DOCUMENTS.pop(game_id, None) is None and len(_DOCUMENTS) >= DOCUMENTS_KEPT:
         _DOCUMENTS.pop(next(iter(tuple(_DOCUMENTS)), None), None)  # the oldest (keys copied at once)
     _DOCUMENTS[game_id] = (text, document)
 

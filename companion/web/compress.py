@@ -88,8 +88,11 @@ def compress(response: Response) -> Response:
     if (response.status_code != 200 or response.mimetype not in TYPES or streamed
             or "Content-Encoding" in response.headers):
         return response  # a 304 of the view itself (the plain copy's validator): as it is
+    is_static = request.endpoint == "static"
+    if not is_static and _size(response) < MIN_BYTES:
+        return response  # an autosave's answer: nothing to gain
     etag, weak = response.get_etag()
-    static = request.endpoint == "static" and etag
+    static = is_static and etag
     leaned = static and response.mimetype in lean.TYPES  # a stylesheet or a script: sent lean
     if _size(response) < MIN_BYTES:
         if leaned:

@@ -8,10 +8,13 @@ it depends on it (Vary), so no cache serves one language's page to the other.
 from __future__ import annotations
 
 import contextlib
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, g, redirect, request
 from flask_babel import Babel
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from ..games import i18n
 
@@ -27,7 +30,14 @@ def select() -> str:
     asked = i18n.normalise(request.args.get("lang")) or i18n.normalise(request.cookies.get(COOKIE))
     if asked:
         return asked
-    best = request.accept_languages.best_match(i18n.LANGUAGES)
+    return _best_of(request.headers.get("Accept-Language", ""))
+
+
+@lru_cache(maxsize=256)
+def _best_of(accept: str) -> str:
+    """The language a browser's Accept-Language asks for, read once per process for each text (a
+    phone sends the same one with every tap's save)."""
+    best = parse_accept_header(accept, LanguageAccept).best_match(i18n.LANGUAGES)
     return i18n.normalise(best) or i18n.DEFAULT
 
 
@@ -58,10 +68,13 @@ def _end(exc=None) -> None:
 def _headers(response):
     if request.endpoint == "static":  # the same files for every reader: cached alike
         return response
-    response.headers.setdefault("Content-Language", i18n.current())
-
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
+    headers = response.headers
+    if "Content-Language" not in headers:
+        headers["Content-Language"] = i18n.current()
+    if "Vary" in headers:  # the view's or compression's: both added to it
+        response.vary.update(("Accept-Language", "Cookie"))
+    else:  # most answers: written at once, without parsing a header set and writing it again
+        headers["Vary"] = "Accept-Language, Cookie"
     return response
 
 

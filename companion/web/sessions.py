@@ -30,9 +30,11 @@ class RememberedCookieSessions(SecureCookieSessionInterface):
         self._checked = LRU(max_size=kept * 4096, max_items=kept)
 
     def open_session(self, app: Flask, request):
+        if not app.secret_key:
+            return super().open_session(app, request)  # Flask's answer: no session at all
         text = request.cookies.get(self.get_cookie_name(app))
-        if not text or not app.secret_key:
-            return super().open_session(app, request)
+        if not text:  # a new session, without building a signer to read nothing (Flask's does)
+            return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
         key = (app.secret_key, text)
         known = self._checked.get(key)

@@ -53,6 +53,35 @@ def test_the_browser_language_is_followed_and_french_stays_the_default(client):
     assert '<html lang="fr">' in client.get("/", headers={"Accept-Language": "de-DE"}).get_data(as_text=True)
 
 
+@pytest.mark.parametrize(("accept", "lang"), [
+    ("en-GB,en;q=0.9,fr;q=0.5", "en"),
+    ("fr;q=0.4, en;q=0.8", "en"),
+    ("en;q=0.2, fr;q=0.9", "fr"),
+    ("de-DE, en;q=0.1", "en"),
+    ("de-DE", "fr"),
+    ("*", "fr"),
+    ("", "fr"),
+    (";;;q=zz,,", "fr"),  # unreadable: the default
+])
+def test_each_accept_language_gives_the_same_language_every_time(client, accept, lang):
+    for _ in range(2):  # the second is read from what the first found (once per process and text)
+        page = client.get("/", headers={"Accept-Language": accept} if accept else {})
+        assert f'<html lang="{lang}">' in page.get_data(as_text=True)
+        assert page.headers["Content-Language"] == lang
+
+
+def test_every_answer_says_what_it_varies_with(client):
+    """A compressed page (its Vary set by compression first), a small one, a JSON answer."""
+    def vary(response) -> set[str]:
+        return set(response.headers["Vary"].replace(" ", "").split(","))
+
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert {"Accept-Encoding", "Accept-Language", "Cookie"} <= vary(page)
+    assert {"Accept-Language", "Cookie"} <= vary(client.get("/langue/en?next=/"))
+    assert {"Accept-Language", "Cookie"} <= vary(client.get("/api/games"))
+
+
 def test_the_switch_is_a_plain_link_remembered_in_a_cookie(client):
     html = client.get("/parties", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     links = dict(re.findall(r'<a href="(/langue/(?:fr|en)[^"]*)" hreflang="(\w+)"', html))
