@@ -288,7 +288,8 @@ _HELD = [_TABLE.c.id, _TABLE.c.game, _TABLE.c.document, _TABLE.c.version, _TABLE
          _TABLE.c.seats_version]
 HELD_BY = {"edit_token": sa.select(*_HELD).where(_TABLE.c.edit_token == sa.bindparam("token")),
            "id": sa.select(*_HELD).where(_TABLE.c.id == sa.bindparam("token"))}
-# the same, run as plain SQL on a `saving` connection (`Plain`), the document read as its text (`_document`)
+# the same, run as plain SQL on a `saving` connection (`Plain`), the document read as its text
+# (`kept_document`)
 _HELD_BY = {key: Plain(sa.select(*_HELD[:2], sa.cast(_TABLE.c.document, sa.Text), *_HELD[3:])
                        .where(column == sa.bindparam("token")))
             for key, column in (("edit_token", _TABLE.c.edit_token), ("id", _TABLE.c.id))}
@@ -300,7 +301,7 @@ _DOCUMENTS: dict[int, tuple[str, dict]] = {}
 DOCUMENTS_KEPT = 512  # games: a club's evening (300 tables), each worker seeing every table
 
 
-def _document(game_id: int, text) -> dict:
+def kept_document(game_id: int, text) -> dict:
     """The document of a stored text (`json_value`), the very one handed out before for that text."""
     found = _DOCUMENTS.get(game_id)
     if found is not None and found[0] == text:
@@ -319,7 +320,7 @@ def _keep_document(game_id: int, text, document: dict) -> None:
 
 def _held(row, connection) -> Held:
     """A `Held` of a row of `_HELD_BY`, its document read from its text."""
-    return Held(row[0], row[1], _document(row[0], row[2]), *row[3:], connection=connection)
+    return Held(row[0], row[1], kept_document(row[0], row[2]), *row[3:], connection=connection)
 
 
 def held_by_edit_token(token: str, connection=None) -> Held:

@@ -13,9 +13,10 @@ from companion.storage import store
 
 @pytest.fixture
 def kept(monkeypatch):
-    monkeypatch.setattr(store, "_DOCUMENTS", {})
+    kept: dict = {}  # what the saves keep, by game
+    monkeypatch.setattr(store, "_DOCUMENTS", kept)
     monkeypatch.setattr(store, "DOCUMENTS_KEPT", 3)
-    return store._DOCUMENTS  # noqa: SLF001 - what the saves keep
+    return kept
 
 
 def text_of(game: int, version: int) -> str:
@@ -24,20 +25,20 @@ def text_of(game: int, version: int) -> str:
 
 
 def test_the_same_text_gives_the_same_document_and_a_new_one_another(kept):
-    first = store._document(1, text_of(1, 0))  # noqa: SLF001
-    assert store._document(1, text_of(1, 0)) is first  # noqa: SLF001
-    newer = store._document(1, text_of(1, 1))  # noqa: SLF001
+    first = store.kept_document(1, text_of(1, 0))
+    assert store.kept_document(1, text_of(1, 0)) is first
+    newer = store.kept_document(1, text_of(1, 1))
     assert newer is not first and newer["players"][0]["track"] == 1
 
 
 def test_the_game_saved_least_recently_goes_first(kept):
     for game in (1, 2, 3):
-        store._document(game, text_of(game, 0))  # noqa: SLF001
-    busy = store._document(2, text_of(2, 1))  # noqa: SLF001 - table 2 saves again
+        store.kept_document(game, text_of(game, 0))
+    busy = store.kept_document(2, text_of(2, 1))  # table 2 saves again
     assert sorted(kept) == [1, 2, 3]  # a game saved again drops no other
-    store._document(4, text_of(4, 0))  # noqa: SLF001 - a fourth table: one of the others goes
+    store.kept_document(4, text_of(4, 0))  # a fourth table: one of the others goes
     assert sorted(kept) == [2, 3, 4]  # game 1, saved least recently, went
-    store._document(3, text_of(3, 1))  # noqa: SLF001
-    store._document(5, text_of(5, 0))  # noqa: SLF001
+    store.kept_document(3, text_of(3, 1))
+    store.kept_document(5, text_of(5, 0))
     assert sorted(kept) == [3, 4, 5]  # then game 2; the busy table 3 stayed
     assert busy["players"][0]["track"] == 1
