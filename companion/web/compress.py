@@ -89,12 +89,13 @@ def compress(response: Response) -> Response:
             or "Content-Encoding" in response.headers):
         return response  # a 304 of the view itself (the plain copy's validator): as it is
     is_static = request.endpoint == "static"
-    if not is_static and _size(response) < MIN_BYTES:
+    small = _size(response) < MIN_BYTES
+    if small and not is_static:
         return response  # an autosave's answer: nothing to gain
     etag, weak = response.get_etag()
     static = is_static and etag
     leaned = static and response.mimetype in lean.TYPES  # a stylesheet or a script: sent lean
-    if _size(response) < MIN_BYTES:
+    if small:
         if leaned:
             _set(response, _lean(response, etag))
         return response
