@@ -652,8 +652,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
     if not check.ok:
         return None
 
-    scores = [PlayerScore(n, [Line(ln.key, ln.points, ln.detail)  # each result its own lines
-                              for ln in read[n].lines_for(variant, tuple(won[n]), tuple(left[n]))])
+    scores = [PlayerScore(n, list(read[n].lines_for(variant, tuple(won[n]), tuple(left[n]))))  # its own list
               for n in names]
     tara = {n: players[n].tara for n in names}
     return finish(GAME.id, variant, scores, lambda: criteria(variant, holders, tara))  # a tie's alone

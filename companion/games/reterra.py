@@ -498,7 +498,7 @@ def score(doc: dict, names: list[str], check: Checker, edition: str = FRENCH) ->
                                                    doc["variant"], in_play, ids)
         # each result its own copy of the drawing (bytes this function's part wrote: not a stranger's)
         extra = {"grid": marshal.loads(grid)} if grid is not None else {}  # noqa: S302
-        scores.append(PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines], extra))
+        scores.append(PlayerScore(name, list(lines), extra))  # its own list, the lines frozen
         inhabitants[name] = inhabited
         buildings[name] = built
     if not check.ok:

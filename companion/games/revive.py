@@ -469,8 +469,7 @@ def score(doc: dict, names: list[str], check: Checker) -> Result | None:
         return None
     by_name = dict(zip(names, sheets, strict=True))
     lines = dict(zip(names, (kept for _sheet, kept in parts), strict=True))
-    players = [PlayerScore(name, [Line(ln.key, ln.points, ln.detail) for ln in lines[name]])  # its own
-               for name in by_name]
+    players = [PlayerScore(name, list(lines[name])) for name in by_name]  # its own list, the lines frozen
     return finish(GAME.id, variant, players, lambda: criteria(by_name))  # worded for a tie alone
 
 

@@ -38,15 +38,14 @@ _TABLE = GameChange.__table__
 LOG = logging.getLogger(__name__)
 
 
-def differences(before: Mapping[str, str], after: Mapping[str, str], same=None) -> dict[str, list[str]]:
+def differences(before: Mapping[str, str], after: Mapping[str, str], same=None,
+                found: dict[str, tuple[str, str]] | None = None) -> dict[str, list[str]]:
     """Each field whose text differs, `[before, after]` ("" for blank or gone), in name order;
-    `same(name, a, b)`: whether two texts are one stored value (a fixed list's 0 nobody typed is "")."""
-    get_before, get_after = before.get, after.get
-    names = [name for name in after if get_before(name, "") != after[name]]
-    names += [name for name in before if before[name] and name not in after]
+    `same(name, a, b)`: whether two texts are one stored value (a fixed list's 0 nobody typed is "");
+    `found`: `wire.differing(before, after)`, when the caller has it."""
     out = {}
-    for name in sorted(names):
-        was, now_ = get_before(name, "") or "", get_after(name, "") or ""
+    for name, (was, now_) in sorted((wire.differing(before, after) if found is None else found).items()):
+        was, now_ = was or "", now_ or ""
         if was != now_ and not (same is not None and same(name, was, now_)):
             out[name] = [was, now_]
     return out
@@ -99,10 +98,8 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
     if not (isinstance(after, spec.Texts) and isinstance(before, spec.Texts)):
         return differences(before.values, after.values, getattr(after, "same", None)) or None
-    out = {}
-    for was, now_ in after.since(before):  # only the segments that changed (an autosave: one player's)
-        out |= differences(was, now_, after.same)
-    return dict(sorted(out.items())) or None
+    # only the segments that changed (an autosave: one player's), found once for the log and the answer
+    return differences(before.values, after.values, after.same, out.changes_since(before)) or None
 
 
 # Statements built once (building one at each save cost more than running it, as store.save's); the

@@ -16,7 +16,7 @@ from typing import Any
 from ..games.i18n import N_, _
 from . import problems, spec
 from .merge import lay
-from .wire import Save
+from .wire import Save, differing
 
 RETRIES = 8
 
@@ -51,6 +51,7 @@ class Outcome:
     refused: dict[str, list[str]] = field(default_factory=dict)
     _after: spec.Texts | None = None
     _read_as: tuple | None = None  # the texts the stored document was read from, and how
+    _since: tuple | None = None  # (before, what differs since: `changes_since`)
 
     @property
     def after(self) -> spec.Texts:
@@ -66,6 +67,13 @@ class Outcome:
     @property
     def stored(self) -> dict[str, str]:
         return dict(self.after.values)
+
+    def changes_since(self, before) -> dict[str, tuple[str, str]]:
+        """`wire.differing(before, after)`, worked out once for a `before` (the game's log and the
+        autosave's answer both read what the save changed)."""
+        if self._since is None or self._since[0] is not before:
+            self._since = (before, differing(before, self.after))
+        return self._since[1]
 
 
 def status_of(checked, finishing: bool) -> str | None:

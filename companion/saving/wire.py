@@ -134,17 +134,26 @@ def wants_delta(posted: Mapping[str, str]) -> bool:
     return posted.get(DELTA) == "1"
 
 
-def stored_changes(before, after) -> dict[str, str]:
-    """The answer's `changed`: each stored value that differs between two sets of stored values
-    (field name -> posted text), "" for one that is blank or gone now. Laid over the non-blank
-    values of `before`, it gives the non-blank values of `after`. Given two `spec.Texts`, only their
-    segments that changed are compared (`Texts.since`)."""
+def differing(before, after) -> dict[str, tuple[str, str]]:
+    """Each stored value that differs between two sets of stored values, field name -> (its text
+    before, after), "" for one not there. Given two `spec.Texts`, only their segments that changed
+    are compared (`Texts.since`)."""
     out = {}
     texts = hasattr(after, "since") and hasattr(before, "parts")
     for was, now in after.since(before) if texts else [(before, after)]:
-        out.update((name, value) for name, value in now.items() if was.get(name, "") != value)
-        out.update((name, "") for name, value in was.items() if value and name not in now)
+        get = was.get
+        out.update((name, (get(name, ""), value)) for name, value in now.items() if get(name, "") != value)
+        out.update((name, (value, "")) for name, value in was.items() if value and name not in now)
     return out
+
+
+def stored_changes(before, after, found: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
+    """The answer's `changed`: each stored value that differs between two sets of stored values
+    (field name -> posted text), "" for one that is blank or gone now. Laid over the non-blank
+    values of `before`, it gives the non-blank values of `after`. `found`: `differing(before, after)`,
+    when the caller has it."""
+    found = differing(before, after) if found is None else found
+    return {name: now for name, (_was, now) in found.items()}
 
 
 def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:

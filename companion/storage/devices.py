@@ -15,15 +15,17 @@ DEVICE_MAX_AGE = 2 * 365 * 24 * 3600  # a table's phone keeps its history for tw
 
 def device_id(create: bool = True) -> str | None:
     """This device's random id (HttpOnly cookie); a new one is issued on the response when absent."""
-    if "device" in g:
-        return g.device
-    token = request.cookies.get(DEVICE_COOKIE, "")
+    here = g._get_current_object()  # one lookup through Werkzeug's proxy, not one per attribute
+    found = here.get("device")
+    if found is not None:
+        return found
+    token = request._get_current_object().cookies.get(DEVICE_COOKIE, "")  # not through the proxy's getattr
     if not (20 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()):
         if not create:
             return None
         token = secrets.token_urlsafe(24)
-        g.new_device = True
-    g.device = token
+        here.new_device = True
+    here.device = token
     return token
 
 

@@ -126,10 +126,14 @@ class Plain:
 
     def _run(self, connection: sa.Connection, values: dict[str, Any]):
         """The statement run on a new cursor of `connection` (the caller closes it)."""
-        plain = self.compiled(connection.dialect)
-        sent = [(name, _value(values, key, default, processor))
-                for name, key, default, processor in plain.binds]
-        parameters = tuple(value for _name, value in sent) if plain.positional else dict(sent)
+        plain, sent = self.compiled(connection.dialect), []
+        for _name, key, default, processor in plain.binds:  # a loop, no call per value: a save sends 15
+            value = values.get(key, default)
+            if value is _REQUIRED:
+                raise KeyError(key)
+            sent.append(value if processor is None else processor(value))
+        parameters = tuple(sent) if plain.positional else \
+            {bind[0]: value for bind, value in zip(plain.binds, sent, strict=True)}
         if not connection.in_transaction():
             connection.begin()  # as a statement through `execute` would: committed by `connection.commit()`
         cursor = connection.connection.cursor()
@@ -163,13 +167,6 @@ class Plain:
 
 
 _REQUIRED = object()  # a bind parameter without a value of its own: the caller's values must give it
-
-
-def _value(values: dict, key: str, default, processor):
-    value = values.get(key, default)
-    if value is _REQUIRED:
-        raise KeyError(key)
-    return value if processor is None else processor(value)
 
 
 # --------------------------------------------------------------------------- games

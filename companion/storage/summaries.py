@@ -19,6 +19,7 @@ Flask-free.
 from __future__ import annotations
 
 import hashlib
+from operator import attrgetter
 from pathlib import Path
 
 from .. import games
@@ -40,14 +41,24 @@ ENGINE = _engine_fingerprint()
 
 def of_result(result: Result) -> dict:
     """What is kept of a result: keys once, each player's name and points in seat order, places, winners."""
-    keys = [line.key for line in result.players[0].breakdown] if result.players else []
-    # each player's points by key, as `PlayerScore.points` finds them (the first line of a key)
-    points = [{line.key: line.points for line in reversed(p.breakdown)} for p in result.players]
+    keys = list(map(_KEY, result.players[0].breakdown)) if result.players else []
+    once = len(set(keys)) == len(keys)  # each key on one line (every game's)
     return {"keys": keys,
-            "players": [[p.name, [own[k] for k in keys]]
-                        for p, own in zip(result.players, points, strict=True)],
+            "players": [[p.name, _points(p.breakdown, keys, once)] for p in result.players],
             "places": [result.place_of(p.name) for p in result.players],
             "winners": list(result.winners)}
+
+
+_KEY, _POINTS = attrgetter("key"), attrgetter("points")
+
+
+def _points(breakdown: list, keys: list[str], once: bool) -> list[int]:
+    """A player's points for each of `keys`, as `PlayerScore.points` finds them (the first line of a
+    key): their lines' own when these have these keys in this order, each once (read in C)."""
+    if once and list(map(_KEY, breakdown)) == keys:
+        return list(map(_POINTS, breakdown))
+    own = {line.key: line.points for line in reversed(breakdown)}
+    return [own[k] for k in keys]
 
 
 def names_of(document: object) -> list[str]:

@@ -110,19 +110,19 @@ def _edit_page(record, sc: forms.GameForms, form, *, errors=None, general=None, 
     ), status
 
 
-def _save_of(record, sc: forms.GameForms) -> tuple[wire.Save | None, dict[str, str] | None]:
+def _save_of(record, sc: forms.GameForms, form) -> tuple[wire.Save | None, dict[str, str] | None]:
     """What this phone changed: the autosave's own lists, or the no-JS form compared with the values
     its page was rendered from (its rows never move: each count's card is its row's), and that
     form's texts. The save is None when a post cannot say (no base values and an older version):
     every difference is then a conflict."""
-    if wire.is_autosave(request.form):
+    if wire.is_autosave(form):
         try:
-            return wire.autosave(request.form), None
+            return wire.autosave(form), None
         except wire.BadSave:
             abort(400)
-    posted = forms.raw_values(sc.form(record.document, formdata=request.form))
-    base = wire.parse_values(request.form.get(wire.BASE))
-    version = wire.version_of(request.form)
+    posted = forms.raw_values(sc.form(record.document, formdata=form))
+    base = wire.parse_values(form.get(wire.BASE))
+    version = wire.version_of(form)
     if base is None:
         if version != record.version:
             return None, posted
@@ -133,9 +133,10 @@ def _save_of(record, sc: forms.GameForms) -> tuple[wire.Save | None, dict[str, s
     return wire.Save(wire.changes_of(posted, base), added, keys, version), posted
 
 
-def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.Outcome:
-    """This request's save through the saving service (companion/saving/service.py)."""
-    save, posted = _save_of(record, sc)
+def _submit(record, sc: forms.GameForms, form, *, finishing: bool = False) -> service.Outcome:
+    """This request's save through the saving service (companion/saving/service.py); `form`: the
+    request's form, read once by the view (each `request.` goes through Werkzeug's proxy)."""
+    save, posted = _save_of(record, sc, form)
     document, version = record.document, record.version
     fields = _TextsRead(sc.fields, game=record.id if isinstance(record, store.Held) else None)
 
@@ -150,7 +151,7 @@ def _submit(record, sc: forms.GameForms, *, finishing: bool = False) -> service.
             # the save is the undo of a change ("↶", static/js/play/autosave.js). Written in the save's
             # transaction and committed with it: one commit per save.
             gamelog.record(out, document=document, version=version, device=devices.device_id(),
-                           undo_of=undo_of(request.form))
+                           undo_of=undo_of(form))
     except service.Busy:
         abort(503)
     return out
@@ -174,6 +175,8 @@ class _TextsRead:
         # the language the texts' readings are worded in: this request's (`companion.web.i18n_web`)
         self._fields, self._key = fields, None if game is None else (game, g.get("lang"))
         self._last: tuple = (None, None)
+        # what the saving service reads of every save, found here rather than through `__getattr__`
+        self.read, self.rules, self.say = fields.read, fields.rules, fields.say
 
     def __getattr__(self, name):
         return getattr(self._fields, name)
@@ -203,7 +206,8 @@ class _TextsRead:
 
 def undo_of(posted) -> int | None:
     """The change a save undoes (the autosave's `undo`), None when it is no undo."""
-    text = posted.get("undo", "")
+    # not `get`: Werkzeug's raises and catches an HTTP error inside for a missing name (most saves)
+    text = posted["undo"] if "undo" in posted else ""  # noqa: SIM401
     return int(text) if text.isdigit() and len(text) < 12 else None
 
 
@@ -246,8 +250,9 @@ def edit(token: str):
                           summarised=waiting)
     record = store.by_edit_token(token)
     sc = screens_or_404(record.game)
-    finishing = request.form.get("action") == "finish"
-    out = _submit(record, sc, finishing=finishing)
+    posted = request.form
+    finishing = posted.get("action") == "finish"
+    out = _submit(record, sc, posted, finishing=finishing)
     if out.kind == "seats":  # the players changed on another phone: this page's seats are gone
         flash(tr(service.SEATS_MOVED), "error")
         return redirect(url_for("play.edit", token=token), 303)
@@ -262,7 +267,7 @@ def edit(token: str):
     if out.kind == "invalid":
         return _edit_page(record, sc, form, errors=checked.errors, general=[tr(INVALID), *checked.general],
                           status=422, stored=out.after.values)
-    if request.form.get("add_row"):
+    if posted.get("add_row"):
         return _edit_page(record, sc, form, errors=checked.errors, stored=out.after.values)
     if finishing and not checked.ok:  # kept as a draft; only the results wait for the rules
         # post/redirect/get: the page that says so is a GET the back button leaves (no "resubmit?")
@@ -273,7 +278,7 @@ def edit(token: str):
         flash(message, "error")
     flash(_("Enregistré.") if checked.ok else tr(DRAFT), "success")
     # the fields this phone changed: in this post, or (with JS) in the autosave just before it
-    changed = out.changed or _parse_list(request.form.get("just_saved")) or []
+    changed = out.changed or _parse_list(posted.get("just_saved")) or []
     return redirect(url_for("play.edit", token=token, _anchor=_anchor(form, changed)))
 
 
@@ -282,10 +287,11 @@ def save(token: str):
     non-blank stored value, so the page takes in what another phone saved meanwhile; `changed`
     instead, for a page that asks for it (`delta`) and whose save was laid on the version it holds:
     what changed since (`wire.stored_changes`)."""
+    posted = request.form
     with store.saving() as connection:  # read and written with Core statements, no ORM session
         record = store.held_by_edit_token(token, connection)  # the game as a save needs it
         sc = screens_or_404(record.game)
-        out = _submit(record, sc)  # written on the same connection (`store.save` of a Held record)
+        out = _submit(record, sc, posted)  # written on the same connection (`store.save` of a Held record)
     if out.kind == "seats":  # nothing stored: the phone reloads (autosave.js shows the message)
         return jsonify(ok=False, reload=True, version=out.record.version,
                        message=tr(service.SEATS_MOVED)), 409
@@ -311,9 +317,9 @@ def save(token: str):
         errors = checked.errors | out.refused
         more = {"refused": list(out.refused), "state": partly(out.refused),
                 "summary": _summary(out, sc, out.refused)}
-    if out.before is not None and wire.wants_delta(request.form) \
-            and out.laid_on == wire.version_of(request.form):  # laid on the version the page holds
-        held = {"changed": wire.stored_changes(out.before, view)}
+    if out.before is not None and wire.wants_delta(posted) \
+            and out.laid_on == wire.version_of(posted):  # laid on the version the page holds
+        held = {"changed": wire.stored_changes(out.before, view, out.changes_since(out.before))}
     else:
         held = {"stored": _non_blank(view.values)}
     return _json(ok=True, version=out.record.version, errors=errors,

@@ -6,6 +6,7 @@ the store keeps at most its size."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,7 @@ from test_revive_properties import documents as revive_documents
 
 from companion import games
 from companion.games import i18n
-from companion.games.core import Checker, Problem
+from companion.games.core import Checker, Line, Problem
 from companion.games.parts import PARTS, Parts
 from document_helpers import load_example
 
@@ -91,15 +92,17 @@ def test_a_save_that_changed_one_player_scores_as_a_full_rescoring(change, first
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(rebirth_documents(), grid_documents(), count_documents(), revive_documents()))
 def test_a_document_scored_twice_gives_equal_results_that_share_nothing(doc):
-    """A kept part is shared by the results built from it: each result's lines and drawings are its
-    own, so a caller changing one never changes the next."""
+    """A kept part is shared by the results built from it: each result's breakdown list and drawings
+    are its own and its lines cannot change, so a caller changing what it can never changes the next."""
     PARTS.clear()
     first = games.score(doc)
     before = copy.deepcopy(first.to_dict())  # to_dict hands out the drawings as they are
     for player in first.players:
         for line in player.breakdown:
-            line.points += 1000
-            line.detail = "changé"
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                line.points += 1000
+        player.breakdown.append(Line("changé", 1000))
+        player.breakdown.reverse()
         for value in player.extra.values():
             value.clear()
     assert games.score(doc).to_dict() == before

@@ -11,11 +11,14 @@ import threading
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from played import device_of, revive, store_games
 
 from app_helpers import autosave, create_game, stored
 from companion import create_app, games
 from companion.extensions import db
+from companion.games.core import Line, Place, PlayerScore, Result
 from companion.outputs import exchange
 from companion.storage import store, summaries
 from companion.storage.models import GameRecord
@@ -172,3 +175,22 @@ def test_the_exports_and_statistics_are_heavy_routes(app):
 
     assert {"/parties/export.json", "/parties/export.csv", "/statistiques"} <= heavy_paths(app)
     assert "/api/v1/games" not in heavy_paths(app) and "/parties" not in heavy_paths(app)
+
+
+LINES = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(-5, 50)), min_size=1, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=4))
+def test_a_summary_keeps_each_players_points_as_the_result_reads_them(breakdowns):
+    """The keys are the first player's lines'; each player's points for a key are those
+    `PlayerScore.points` finds (its first line of that key), whatever the order or repeats."""
+    keys = [key for key, _points in breakdowns[0]]
+    if any({key for key, _p in lines} != set(keys) for lines in breakdowns):
+        return  # every player of a game has the same categories
+    players = [PlayerScore(f"P{i}", [Line(key, points) for key, points in lines])
+               for i, lines in enumerate(breakdowns)]
+    result = Result("revive", "base", players, [Place(1, [p.name for p in players])], [])
+    kept = summaries.of_result(result)
+    assert kept["keys"] == keys
+    assert kept["players"] == [[p.name, [p.points(k) for k in keys]] for p in players]
