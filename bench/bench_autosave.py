@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import re
 import statistics
 import subprocess
@@ -114,20 +116,25 @@ def count(what: str, n: int) -> None:
 
 def instructions(n: int, samples: int = 3) -> None:
     """Instructions per call, each the difference between N calls and none after the same warm-up;
-    `samples` rounds, the autosave and the trivial route interleaved in each, and their median ratio
-    (the trivial route's own count moves by about 5 % from one process to the next)."""
-    def run(what: str, calls: int) -> int:
+    `samples` rounds, the autosave and the trivial route interleaved in each, and their median ratio.
+    The three processes of a round share one hash seed (`PYTHONHASHSEED`, a new one each round): the
+    start of a process moves by some 6 million instructions from one seed to another, which divided
+    by N moved either count by 4 % (the trivial route read 1.46-1.54 M on the same code); with one
+    seed the same process counts within a few hundred instructions, so the difference is the calls'."""
+    def run(what: str, calls: int, seed: int) -> int:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                sys.executable, "-m", "bench.bench_autosave", "--count", what, str(calls)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stderr
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stderr
         return int(re.search(r"I\s+refs:\s+([\d,]+)", out).group(1).replace(",", ""))
 
     ratios = []
     for _round in range(samples):
-        base = run("none", 0)
-        each = {what: (run(what, n) - base) / n for what in ("autosave", "floor")}
+        seed = random.randrange(1, 2**32)
+        base = run("none", 0, seed)
+        each = {what: (run(what, n, seed) - base) / n for what in ("autosave", "floor")}
         ratios.append(each["autosave"] / each["floor"])
-        print(f"instructions par appel (valgrind, {n} appels) : enregistrement automatique "
+        print(f"instructions par appel (valgrind, {n} appels, graine {seed}) : enregistrement automatique "
               f"{each['autosave']:,.0f} ; route triviale {each['floor']:,.0f} ; "
               f"ratio {ratios[-1]:.2f}", flush=True)
     print(f"ratio médian sur {samples} tours : {statistics.median(ratios):.2f} "

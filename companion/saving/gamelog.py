@@ -40,9 +40,8 @@ LOG = logging.getLogger(__name__)
 
 def differences(before: Mapping[str, str], after: Mapping[str, str], same=None,
                 found: dict[str, tuple[str, str]] | None = None) -> dict[str, list[str]]:
-    """Each field whose text differs, `[before, after]` ("" for blank or gone), in name order;
-    `same(name, a, b)`: whether two texts are one stored value (a fixed list's 0 nobody typed is "");
-    `found`: `wire.differing(before, after)`, when the caller has it."""
+    """Each field whose text differs (`wire.differing`, or `found`), `[before, after]` ("" for blank or
+    gone), in name order; `same(name, a, b)`: whether two texts are one stored value."""
     out = {}
     for name, (was, now_) in sorted((wire.differing(before, after) if found is None else found).items()):
         was, now_ = was or "", now_ or ""
@@ -98,7 +97,6 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     after = out.after  # the stored texts of the record now (read once, kept for the answer)
     if not (isinstance(after, spec.Texts) and isinstance(before, spec.Texts)):
         return differences(before.values, after.values, getattr(after, "same", None)) or None
-    # only the segments that changed (an autosave: one player's), found once for the log and the answer
     return differences(before.values, after.values, after.same, out.changes_since(before)) or None
 
 

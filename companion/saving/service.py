@@ -69,8 +69,7 @@ class Outcome:
         return dict(self.after.values)
 
     def changes_since(self, before) -> dict[str, tuple[str, str]]:
-        """`wire.differing(before, after)`, worked out once for a `before` (the game's log and the
-        autosave's answer both read what the save changed)."""
+        """`wire.differing(before, after)`, once per `before` (the log and the answer both read it)."""
         if self._since is None or self._since[0] is not before:
             self._since = (before, differing(before, self.after))
         return self._since[1]

@@ -135,9 +135,8 @@ def wants_delta(posted: Mapping[str, str]) -> bool:
 
 
 def differing(before, after) -> dict[str, tuple[str, str]]:
-    """Each stored value that differs between two sets of stored values, field name -> (its text
-    before, after), "" for one not there. Given two `spec.Texts`, only their segments that changed
-    are compared (`Texts.since`)."""
+    """Each stored value that differs between two sets of stored values, name -> (its text before,
+    after), "" for one not there; of two `spec.Texts`, only the segments that changed (`Texts.since`)."""
     out = {}
     texts = hasattr(after, "since") and hasattr(before, "parts")
     for was, now in after.since(before) if texts else [(before, after)]:
@@ -148,12 +147,9 @@ def differing(before, after) -> dict[str, tuple[str, str]]:
 
 
 def stored_changes(before, after, found: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
-    """The answer's `changed`: each stored value that differs between two sets of stored values
-    (field name -> posted text), "" for one that is blank or gone now. Laid over the non-blank
-    values of `before`, it gives the non-blank values of `after`. `found`: `differing(before, after)`,
-    when the caller has it."""
-    found = differing(before, after) if found is None else found
-    return {name: now for name, (_was, now) in found.items()}
+    """The answer's `changed`: each stored value that differs (`differing`, or `found`), its text now,
+    "" for one blank or gone. Laid over the non-blank values of `before`, the non-blank of `after`."""
+    return {name: now for name, (_was, now) in (found or differing(before, after)).items()}
 
 
 def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:
