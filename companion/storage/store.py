@@ -115,7 +115,7 @@ class Plain:
         binds = []
         for name in order:
             bind = compiled.binds[name]
-            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            processor = sqlite.bind_processor(bind.type.dialect_impl(dialect), dialect)
             default = _REQUIRED if bind.required else bind.value
             binds.append((escaped.get(name, name), bind.key, default, processor))
         columns = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
