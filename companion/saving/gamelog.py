@@ -100,16 +100,17 @@ def _changes(out, document: dict, version: int, device: str | None) -> dict | No
     return differences(before.values, after.values, after.same, out.changes_since(before)) or None
 
 
-# Statements built once (building one at each save cost more than running it, as store.save's); the
-# INSERT of every save run as plain SQL (`store.Plain`)
+# Statements built once, the INSERT and the trim run as plain SQL (`store.Plain`): building one at each
+# save cost more than running it (the trim through SQLAlchemy: some 50,000 instructions a save, spread)
 _INSERT = store.Plain(_TABLE.insert().inline().values(
     {name: sa.bindparam(name, type_=_TABLE.c[name].type)
      for name in ("game_id", "phone", "at", "version", "changes", "undo_of")}))
 _OF_GAME = sa.select(_TABLE.c.id).where(_TABLE.c.id == sa.bindparam("change"),
                                         _TABLE.c.game_id == sa.bindparam("game"))
 _OLDEST_KEPT = (sa.select(_TABLE.c.id).where(_TABLE.c.game_id == sa.bindparam("game"))
-                .order_by(_TABLE.c.id.desc()).offset(sa.bindparam("skip")).limit(1).scalar_subquery())
-_BOUND = _TABLE.delete().where(_TABLE.c.game_id == sa.bindparam("game"), _TABLE.c.id < _OLDEST_KEPT)
+                .order_by(_TABLE.c.id.desc()).offset(sa.bindparam("skip")).limit(sa.bindparam("one", 1)))
+_BOUND = store.Plain(_TABLE.delete().where(_TABLE.c.game_id == sa.bindparam("game"),
+                                           _TABLE.c.id < _OLDEST_KEPT.scalar_subquery()))
 
 
 def _write(connection, game_id: int, device: str, version: int, changes: dict, undo_of: int | None) -> None:
@@ -118,11 +119,11 @@ def _write(connection, game_id: int, device: str, version: int, changes: dict, u
     _INSERT.execute(connection, {
         "game_id": game_id, "phone": changelog.phone_of(device), "at": now(), "version": version,
         "changes": store.json_text(changes), "undo_of": undo_of})  # compact, UTF-8 (orjson)
-    # only the last KEPT changes of the game (the index on game and id: one short step), trimmed
-    # every `trim_every()` versions: a game holds at most that many more meanwhile, which no reader
-    # shows (`changelog.changes_of`, `exported`: the last KEPT), and most saves make one statement less
+    # only the last KEPT changes of the game (the index on game and id: one short step), trimmed every
+    # `trim_every()` versions: a game holds at most that many more meanwhile, which no reader shows
+    # (`changelog.changes_of`, `exported`: the last KEPT), and most saves make one statement less
     if version % trim_every() == 0:
-        connection.execute(_BOUND, {"game": game_id, "skip": changelog.KEPT - 1})
+        _BOUND.execute(connection, {"game": game_id, "skip": changelog.KEPT - 1})
 
 
 def trim_every() -> int:

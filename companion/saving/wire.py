@@ -137,8 +137,7 @@ def wants_delta(posted: Mapping[str, str]) -> bool:
 def differing(before, after) -> dict[str, tuple[str, str]]:
     """Each stored value that differs between two sets of stored values, name -> (its text before,
     after), "" for one not there; of two `spec.Texts`, only the segments that changed (`Texts.since`)."""
-    out = {}
-    texts = hasattr(after, "since") and hasattr(before, "parts")
+    out, texts = {}, hasattr(after, "since") and hasattr(before, "parts")
     for was, now in after.since(before) if texts else [(before, after)]:
         get = was.get
         out.update((name, (get(name, ""), value)) for name, value in now.items() if get(name, "") != value)
