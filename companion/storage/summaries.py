@@ -43,9 +43,11 @@ def of_result(result: Result) -> dict:
     """What is kept of a result: keys once, each player's name and points in seat order, places, winners."""
     keys = list(map(_KEY, result.players[0].breakdown)) if result.players else []
     once = len(set(keys)) == len(keys)  # each key on one line (every game's)
+    # each name's first place, as `Result.place_of` finds it, read once
+    places = {name: place.place for place in reversed(result.ranking) for name in place.players}
     return {"keys": keys,
             "players": [[p.name, _points(p.breakdown, keys, once)] for p in result.players],
-            "places": [result.place_of(p.name) for p in result.players],
+            "places": [places[p.name] for p in result.players],
             "winners": list(result.winners)}
 
 

@@ -184,13 +184,17 @@ LINES = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(-5, 50)
 @given(st.lists(LINES, min_size=1, max_size=4))
 def test_a_summary_keeps_each_players_points_as_the_result_reads_them(breakdowns):
     """The keys are the first player's lines'; each player's points for a key are those
-    `PlayerScore.points` finds (its first line of that key), whatever the order or repeats."""
+    `PlayerScore.points` finds (its first line of that key), whatever the order or repeats; each
+    player's place, the one `Result.place_of` finds."""
     keys = [key for key, _points in breakdowns[0]]
     if any({key for key, _p in lines} != set(keys) for lines in breakdowns):
         return  # every player of a game has the same categories
     players = [PlayerScore(f"P{i}", [Line(key, points) for key, points in lines])
                for i, lines in enumerate(breakdowns)]
-    result = Result("revive", "base", players, [Place(1, [p.name for p in players])], [])
+    ranking = [Place(1, [p.name for p in players[:1]])] + ([Place(2, [p.name for p in players[1:]])]
+                                                            if len(players) > 1 else [])
+    result = Result("revive", "base", players, ranking, [])
     kept = summaries.of_result(result)
     assert kept["keys"] == keys
     assert kept["players"] == [[p.name, [p.points(k) for k in keys]] for p in players]
+    assert kept["places"] == [result.place_of(p.name) for p in players]
