@@ -148,7 +148,7 @@ def differing(before, after) -> dict[str, tuple[str, str]]:
 def stored_changes(before, after, found: dict[str, tuple[str, str]] | None = None) -> dict[str, str]:
     """The answer's `changed`: each stored value that differs (`differing`, or `found`), its text now,
     "" for one blank or gone. Laid over the non-blank values of `before`, the non-blank of `after`."""
-    return {name: now for name, (_was, now) in (found or differing(before, after)).items()}
+    return {name: now for name, (_was, now) in (differing(before, after) if found is None else found).items()}
 
 
 def added_rows(spec: Spec, values: Mapping[str, str], base: Mapping[str, str]) -> list[str]:

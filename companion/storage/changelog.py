@@ -20,7 +20,6 @@ _TABLE = GameChange.__table__
 
 
 @lru_cache(maxsize=4096)  # the same phones save all evening: one hash each, not one a save
-@lru_cache(maxsize=4096)  # a table's few phones save again and again
 def phone_of(device: str) -> str:
     """A phone as the log keeps it: a hash of its device cookie (24 hex)."""
     return hashlib.sha256(("companion-log:" + device).encode()).hexdigest()[:24]
