@@ -119,7 +119,7 @@ def instructions(n: int, samples: int = 3) -> None:
     `samples` rounds, the autosave and the trivial route interleaved in each, and their median ratio.
     The three processes of a round share one hash seed (`PYTHONHASHSEED`, a new one each round): the
     start of a process moves by some 6 million instructions from one seed to another, which divided
-    by N moved either count by 4 % (the trivial route read 1.46-1.54 M on the same code); with one
+    by N moved either count by 4 % (the trivial route read 1.46-1.56 M on the same code); with one
     seed the same process counts within a few hundred instructions, so the difference is the calls'."""
     def run(what: str, calls: int, seed: int) -> int:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
