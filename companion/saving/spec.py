@@ -7,18 +7,16 @@ the game's `Hooks`. No form here."""
 
 from __future__ import annotations
 
-import marshal
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
-import orjson
-
 from ..base.typed import document_value, out_of_bounds, whole_number
 from ..games.core import Checker
 from ..games.i18n import _, ngettext, tr
-from ..games.parts import MARSHAL, Parts
+from ..games.parts import Parts
+from ..storage.store import frozen, same_json
 from ..web import formkeys
 from .tree import NO_HOOKS, OMIT, Fixed, Group, Hooks, Leaf, Rows, Spec
 
@@ -44,8 +42,11 @@ class Texts:
     spec: Spec | None = None
     parts: dict = field(default_factory=dict)
     readings: dict = field(default_factory=dict)
-    marks: dict = field(default_factory=dict)  # segment name -> the values its texts show (`_frozen`)
+    marks: dict = field(default_factory=dict)  # segment name -> the values its texts show (`frozen`)
     laid: tuple | None = None  # a segment's: the last save read on it (`_laid`): (typed, players, reading)
+    # a segment remade from another's texts by the fields that read on their own (`_remade`: a save
+    # another process wrote): (that segment's readings, the fields changed), its readings made from them
+    source: tuple | None = None
 
     @property
     def paths(self) -> dict[str, str]:
@@ -148,7 +149,7 @@ def texts(spec: Spec, document: dict, hooks: Hooks = NO_HOOKS, like: Texts | Non
     for name, raw in (("", data), *((f"players-{i}", players[i] if i < len(players) else None)
                                     for i in range(spec.seats))):
         try:
-            mark = out.marks[name] = _frozen(raw)  # JSON bytes: 1, 1.0 and true are three
+            mark = out.marks[name] = frozen(raw)  # JSON bytes: 1, 1.0 and true are three
         except ValueError:  # not a value marshal writes either: made each time
             mark = out.marks[name] = None
         if like is None:
@@ -186,6 +187,8 @@ def _remade(spec: Spec, name: str, raw, was: Texts | None) -> Texts:
     else:
         out = Texts(was.values | {(f"{name}-{sub}" if name else sub): _text_at(raw, *group.solo[sub])
                                   for sub in changed}, was.leaves, was.limits, was.blanks, was.rows, raw)
+        if was.readings:  # read again field by field when asked (`_segment`), not whole
+            out.source = (dict(was.readings), [f"{name}-{sub}" if name else sub for sub in changed])
     laid = None if was is None else was.laid  # read once: another thread's save may lay its own meanwhile
     if laid is not None and out.values == was.values | laid[0]:
         out.readings[laid[1]] = laid[2]
@@ -197,7 +200,7 @@ def _differing(raw, old, group: Group, at: str, out: list) -> bool:
     raw, old = raw if type(raw) is dict else {}, old if type(old) is dict else {}
     for key, _node in group.fields:
         a, b = raw.get(key, OMIT), old.get(key, OMIT)
-        if a is b or type(a) is type(b) and a == b and (type(a) not in (list, dict) or _json(a) == _json(b)):
+        if a is b or type(a) is type(b) and a == b and (type(a) not in (list, dict) or same_json(a, b)):
             continue  # the same JSON (1, 1.0 and true are three)
         sub, node = f"{at}-{key}" if at else key, group.solo.get(key, (0, None))[1]
         if type(node) is Leaf:
@@ -205,13 +208,6 @@ def _differing(raw, old, group: Group, at: str, out: list) -> bool:
         elif type(node) is not Group or not _differing(a, b, node, sub, out):
             return False
     return True
-
-
-def _json(value) -> bytes | object:
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # never equal to anything: made whole
-        return object()
 
 
 def _text_at(raw, keys: tuple, leaf: Leaf) -> str:
@@ -370,9 +366,16 @@ def _segment(group: Group, prefix: str, path: str, r: Reading, same: dict[str, T
     if found is None:
         if len(piece.readings) > 8:  # a blank seat's texts are every new game's, each with its players
             piece.readings.clear()
-        own = Reading(piece.values, r.players, known=piece, spec=r.spec)
-        found = piece.readings[key] = (*_frozen(_collect(group, prefix, path, own)), own)
-        own.known = None  # read: no cycle back to the texts that keep it
+        found, kept = None, piece.source[0].get(key) if piece.source is not None else None
+        if kept is not None:  # remade from texts whose reading is kept: theirs, those fields read again
+            own = Reading(piece.values, r.players, spec=r.spec)
+            made = _reread(group, len(prefix) + 1 if prefix else 0, piece.source[1], kept, own)
+            found = None if made is None else (*frozen(made), own)
+        if found is None:
+            own = Reading(piece.values, r.players, known=piece, spec=r.spec)
+            found = (*frozen(_collect(group, prefix, path, own)), own)
+            own.known = None  # read: no cycle back to the texts that keep it
+        piece.readings[key] = found
     thaw, made, own = found
     _merge(r, own)
     return thaw(made)  # a copy of what it read
@@ -388,29 +391,35 @@ def _merge(r: Reading, own: Reading) -> None:
 
 
 def _laid(group: Group, prefix: str, path: str, r: Reading, was: Texts, names: list[str]) -> dict:
-    """A segment a save changed, laid on the texts `was` it was stored with: when it changed only
-    fields that read on their own (`Group.solo`), none with a message, and the reading of `was` is
-    kept, that reading with these read again; else read whole. Its reading is kept on `was` for the
-    texts made of it (`_remade`)."""
-    key, cut, made = tuple(r.players), len(prefix) + 1 if prefix else 0, None
+    """A segment a save changed, laid on the texts `was` it was stored with: `was`'s reading with these
+    fields read again (`_reread`), else read whole; kept on `was` for the texts made of it (`_remade`)."""
+    key = tuple(r.players)
     fresh = partial(Reading, r.values, r.players, known=r.known, spec=r.spec)  # this segment's own reading
     found, own = was.readings.get(key), fresh()
-    solo = [group.solo.get(n[cut:], (0, None)) for n in names]
-    if found is not None and all(type(leaf) is Leaf and n not in found[2].messages for n, (_k, leaf) in
-                                 zip(names, solo, strict=True)):
-        made = found[0](found[1])
-        for n, (keys, leaf) in zip(names, solo, strict=True):
-            _put(made, group, keys, _leaf(leaf, n, own))
-        before = found[2]
-        if own.messages:  # a new message: read whole, its messages in the page's order
-            made, own = None, fresh()
-        else:
-            own.paths, own.rows, own.blank = before.paths, before.rows, before.blank
-            own.messages, own.data = before.messages, before.data | own.data
-    made = _collect(group, prefix, path, own) if made is None else made
+    made = None if found is None else _reread(group, len(prefix) + 1 if prefix else 0, names, found, own)
+    if made is None:  # read whole
+        made = _collect(group, prefix, path, own := fresh())
     own.known = None
-    was.laid = ({n: r.values.get(n) for n in names}, key, (*_frozen(made), own))
+    was.laid = ({n: r.values.get(n) for n in names}, key, (*frozen(made), own))
     _merge(r, own)
+    return made
+
+
+def _reread(group: Group, cut: int, names: list[str], found: tuple, own: Reading) -> dict | None:
+    """A kept reading `found` (thaw, bytes, Reading) with the fields `names` read again on `own`, which
+    takes the rest of it; None unless each reads on its own (`Group.solo`), with no message then or now."""
+    solo = [group.solo.get(n[cut:], (0, None)) for n in names]
+    if not all(type(leaf) is Leaf and n not in found[2].messages for n, (_k, leaf) in
+               zip(names, solo, strict=True)):
+        return None
+    made = found[0](found[1])
+    for n, (keys, leaf) in zip(names, solo, strict=True):
+        _put(made, group, keys, _leaf(leaf, n, own))
+    if own.messages:
+        return None
+    before = found[2]
+    own.paths, own.rows, own.blank = before.paths, before.rows, before.blank
+    own.messages, own.data = before.messages, before.data | own.data
     return made
 
 
@@ -430,15 +439,6 @@ def _put(out: dict, group: Group, keys: tuple, value) -> None:
         items = [(k, out[k]) for k, _node in group.fields if k in out]
         out.clear()
         out.update(items)
-
-
-def _frozen(value) -> tuple[Callable, bytes]:
-    """A reading kept as bytes, and how to read them back: JSON (a reading comes back exactly, at a sixth
-    of marshal's cost), marshal for what orjson refuses (a lone surrogate, an integer past 64 bits)."""
-    try:
-        return orjson.loads, orjson.dumps(value)
-    except TypeError:  # orjson.JSONEncodeError is one
-        return marshal.loads, marshal.dumps(value, MARSHAL)
 
 
 def _collect(group: Group, prefix: str, path: str, r: Reading) -> dict:

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import sqlalchemy as sa
+
 from .. import games
+from ..extensions import db
 from ..games.core import RULE, Checker, player_name
 from ..games.i18n import _
 from . import store
+from .models import GameRecord, now
 
 
 @dataclass(frozen=True)
@@ -145,8 +149,28 @@ def apply(record, change: Change, palette: list[str]) -> Plan:
         return out
     status = record.status if not games.validate(out.document) else "draft"  # a scored game scores
     try:
-        store.save_players(record, out.document, out.colours, record.version, status=status,
-                           seats_moved=out.seats_moved)
+        _save(record, out.document, out.colours, record.version, status=status, seats_moved=out.seats_moved)
     except store.StaleVersion:
         return Plan(general=[elsewhere()])
     return out
+
+
+def _save(record, document: dict, colours: list[str], version: int, *, status: str, seats_moved: bool):
+    """Store a game whose players changed: its document, its colours and, when a seat moved,
+    `seats_version` set to the new version (the autosaves of pages rendered before are refused from
+    then on), if `version` is still the stored one; StaleVersion otherwise. One UPDATE ... WHERE
+    version, as `store.save`."""
+    values = {"document": document, "colours": list(colours), "version": version + 1, "updated_at": now(),
+              "summary": store.summary_for(document, version + 1, store.edition_of(record)), "status": status}
+    if seats_moved:
+        values["seats_version"] = version + 1
+    done = db.session.execute(sa.update(GameRecord)
+                              .where(GameRecord.id == record.id, GameRecord.version == version)
+                              .values(values).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        db.session.rollback()
+        fresh = db.session.get(GameRecord, record.id, populate_existing=True)
+        if fresh is None:
+            raise store.Missing
+        raise store.StaleVersion(fresh)
+    db.session.commit()

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
+import marshal
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from .. import games
 from ..extensions import db
 from ..games import i18n
+from ..games.parts import MARSHAL
 from . import devices, score_cache, sqlite, summaries
 from .models import DeviceGame, GameChange, GamePhoto, GameRecord, now
 
@@ -44,6 +46,24 @@ def json_text(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:  # orjson.JSONEncodeError is one
         return json.dumps(value)
+
+
+def frozen(value) -> tuple[Callable, bytes]:
+    """`value` kept as exact bytes, and how to read them back (what the save path keeps by the values it
+    holds, companion/saving/spec.py: 1, 1.0 and true are three): JSON, at a sixth of marshal's cost;
+    marshal for what orjson refuses (a lone surrogate, an integer past 64 bits)."""
+    try:
+        return orjson.loads, orjson.dumps(value)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return marshal.loads, marshal.dumps(value, MARSHAL)
+
+
+def same_json(a, b) -> bool:
+    """Whether `a` and `b` are the same JSON (1, 1.0 and true are three; what orjson refuses: never)."""
+    try:
+        return orjson.dumps(a) == orjson.dumps(b)
+    except TypeError:
+        return False
 
 
 def json_value(text: str | bytes) -> Any:
@@ -545,26 +565,6 @@ def delete(record: GameRecord) -> None:
     db.session.execute(sa.delete(GameChange).where(GameChange.game_id == record.id))  # its log
     db.session.delete(record)
     db.session.commit()
-
-
-def save_players(record: GameRecord, document: dict, colours: list[str], version: int, *, status: str,
-                 seats_moved: bool) -> GameRecord:
-    """Store a game whose players changed (companion/storage/players.py): its document, its colours and,
-    when a seat moved, `seats_version` set to the new version (the autosaves of pages rendered
-    before are refused from then on), if `version` is still the stored one; StaleVersion otherwise.
-    One UPDATE ... WHERE version, as `save`."""
-    values = {"document": document, "colours": list(colours), "version": version + 1, "updated_at": now(),
-              "summary": summary_for(document, version + 1, edition_of(record)), "status": status}
-    if seats_moved:
-        values["seats_version"] = version + 1
-    done = db.session.execute(sa.update(GameRecord)
-                              .where(GameRecord.id == record.id, GameRecord.version == version)
-                              .values(values).execution_options(synchronize_session=False))
-    if done.rowcount != 1:
-        db.session.rollback()
-        raise StaleVersion(_found(db.session.get(GameRecord, record.id, populate_existing=True)))
-    db.session.commit()
-    return _found(db.session.get(GameRecord, record.id, populate_existing=True))
 
 
 def colours_of(record: GameRecord) -> list[str]:

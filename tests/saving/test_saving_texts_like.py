@@ -137,19 +137,28 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     edit._TextsRead.KNOWN.update(kept)  # noqa: SLF001 - (as above)
     spec.PIECES.clear()
     spec.WHOLE.clear()
-    made = []
+    made, read_whole = [], []
     remade = spec._remade  # noqa: SLF001 - counted: each segment made again (whole or from its older texts)
+    collect = spec._collect  # noqa: SLF001 - counted: each segment read whole
 
     def counted(of, name, raw, was):
         made.append(name)
         return remade(of, name, raw, was)
 
+    def collected(group, prefix, path, r):
+        read_whole.append(prefix)
+        return collect(group, prefix, path, r)
+
     monkeypatch.setattr(spec, "_remade", counted)
+    monkeypatch.setattr(spec, "_collect", collected)
     mine = autosave(client, tokens[0], other["version"], players__1__track=("", "4"))
     assert mine.status_code == 200
     # the segment the other worker changed (read), and the one this save changed (written): no other
     assert sorted(made) == ["players-0", "players-1"]
+    # the other worker's change (a count) read alone on this worker's reading of it: nothing read whole
+    assert read_whole == []
     monkeypatch.setattr(spec, "_remade", remade)
+    monkeypatch.setattr(spec, "_collect", collect)
     # the same three saves of another game, nothing kept between them, answer the same
     forgot = _answers(client, tokens[1], forget=True, saves=({"players__2__track": ("", "3")},
                                                              {"players__2__progress": ("", "5")},
@@ -232,3 +241,36 @@ def test_a_count_typed_again_is_read_on_the_reading_kept(app, client, monkeypatc
             player.pop("name")
     assert orjson.dumps(stored[0]) == orjson.dumps(stored[1])
     assert stored[0]["players"][0]["track"] == 12 and stored[0]["players"][0]["resources"]["gears"] == 6
+
+
+@pytest.mark.parametrize("name", [*DOCUMENTS, *NEW])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_segment_another_process_changed_is_read_as_a_whole_reading_reads_it(app, name, data):
+    """Another process's saves (read there with nothing of this one's), this process's texts of their
+    documents made from its own (`like`), then a save here on each: the segments only the other
+    process changed are read on this process's readings kept, those fields read again. At every step
+    the document (its JSON, key order included) and the reading (messages in the page's order, paths,
+    data, rows) are those of the same texts read with nothing kept."""
+    document = DOCUMENTS.get(name) or NEW[name]
+    with app.test_request_context(), i18n.using(data.draw(st.sampled_from(["fr", "en"]))):
+        fields = forms.screens(document["game"]).fields
+        texts = fields.texts(document)
+        fields.read(document, texts.values, known=texts)  # every segment read here once: its reading kept
+        solo = _solo_names(fields, texts)
+        for _step in range(data.draw(st.integers(1, 3))):
+            pool = st.sampled_from(solo if solo and data.draw(st.booleans()) else sorted(texts.values))
+            theirs_typed = data.draw(st.lists(pool, max_size=3))
+            values = texts.values | {field: data.draw(TYPED) for field in theirs_typed}
+            theirs, _their_reading = fields.read(texts.document, dict(values))  # the other process's
+            seen = fields.texts(theirs, like=texts)  # made here from this process's own texts
+            _same(seen, _whole(fields, theirs))
+            mine = data.draw(st.lists(st.sampled_from(sorted(seen.values)), max_size=2))
+            values = seen.values | {field: data.draw(TYPED) for field in mine}
+            new, reading = fields.read(theirs, values, known=seen, touched=set(mine))
+            whole, fresh = fields.read(theirs, dict(values))
+            assert orjson.dumps(new) == orjson.dumps(whole)
+            assert list(reading.messages.items()) == list(fresh.messages.items())
+            assert (reading.paths, reading.data, reading.rows, reading.blank) == (
+                fresh.paths, fresh.data, fresh.rows, fresh.blank)
+            texts = fields.texts(new, like=seen)
