@@ -5,7 +5,8 @@ valgrind (cachegrind, no cache simulation) as the difference between a warmed pr
 makes N calls and one that makes none.
 
 Run: `.venv/bin/python -m bench.bench_autosave` (CPU; a few seconds), then
-`.venv/bin/python -m bench.bench_autosave --instructions` (valgrind; a few minutes).
+`.venv/bin/python -m bench.bench_autosave --instructions` (valgrind; a few minutes; `--elsewhere`: also
+an autosave after another worker's save, a table's usual case with two workers).
 Also timed alone: the engine scoring the saved document after one player's field changed, with each
 player's part kept (companion/games/parts.py) and with nothing kept (a full rescoring).
 """
@@ -17,6 +18,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -69,6 +71,26 @@ def setup():
     return app, doc, autosave, floor
 
 
+def another_workers_save(app):
+    """Another worker's save as this process meets it (the table's case: two workers, four phones): the
+    stored document changed in the database, one of players 1-3's track in turn, none of this
+    process's copies of it. Its own work is not the save measured: `--elsewhere` counts it apart."""
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    connection, calls = sqlite3.connect(path, isolation_level=None), [0]
+
+    def another():
+        calls[0] += 1
+        (key, text, version), = connection.execute(
+            "SELECT id, document, version FROM games ORDER BY id DESC LIMIT 1").fetchall()
+        document = json.loads(text)
+        player = document["players"][1 + calls[0] % 3]
+        player["track"] = (player.get("track") or 0) % 499 + 1
+        connection.execute("UPDATE games SET document = ?, version = ? WHERE id = ? AND version = ?",
+                           (json.dumps(document), version + 1, key, version))
+
+    return another
+
+
 def engine_calls(doc: dict):
     """The engine alone on the document an autosave of player 0's track leaves: parts kept, then
     nothing kept (each call a full rescoring)."""
@@ -107,20 +129,25 @@ def count(what: str, n: int) -> None:
     """Warm up (the app, one autosave, one trivial request), then `n` calls of `what`: the process
     valgrind counts."""
     app, doc, autosave, floor = setup()
+    another = another_workers_save(app)
+    another()
     autosave()
     floor()
-    call = {"autosave": autosave, "floor": floor, "none": lambda: None}[what]
+    call = {"autosave": autosave, "floor": floor, "none": lambda: None, "another": another,
+            "after_another": lambda: (another(), autosave())}[what]
     for _ in range(n):
         call()
 
 
-def instructions(n: int, samples: int = 3) -> None:
+def instructions(n: int, samples: int = 3, elsewhere: bool = False) -> None:
     """Instructions per call, each the difference between N calls and none after the same warm-up;
     `samples` rounds, the autosave and the trivial route interleaved in each, and their median ratio.
     The three processes of a round share one hash seed (`PYTHONHASHSEED`, a new one each round): the
     start of a process moves by some 6 million instructions from one seed to another, which divided
     by N moved either count by 4 % (the trivial route read 1.46-1.56 M on the same code); with one
-    seed the same process counts within a few hundred instructions, so the difference is the calls'."""
+    seed the same process counts within a few hundred instructions, so the difference is the calls'.
+    `elsewhere`: also an autosave after another worker's save (`another_workers_save`), counted as N of
+    both less N of the other's alone."""
     def run(what: str, calls: int, seed: int) -> int:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                sys.executable, "-m", "bench.bench_autosave", "--count", what, str(calls)]
@@ -134,9 +161,13 @@ def instructions(n: int, samples: int = 3) -> None:
         base = run("none", 0, seed)
         each = {what: (run(what, n, seed) - base) / n for what in ("autosave", "floor")}
         ratios.append(each["autosave"] / each["floor"])
+        after = ""
+        if elsewhere:
+            mine = (run("after_another", n, seed) - run("another", n, seed)) / n
+            after = f" ; après celui d'un autre worker {mine:,.0f} (ratio {mine / each['floor']:.2f})"
         print(f"instructions par appel (valgrind, {n} appels, graine {seed}) : enregistrement automatique "
               f"{each['autosave']:,.0f} ; route triviale {each['floor']:,.0f} ; "
-              f"ratio {ratios[-1]:.2f}", flush=True)
+              f"ratio {ratios[-1]:.2f}{after}", flush=True)
     print(f"ratio médian sur {samples} tours : {statistics.median(ratios):.2f} "
           f"({min(ratios):.2f} à {max(ratios):.2f})")
 
@@ -146,11 +177,13 @@ if __name__ == "__main__":
     parser.add_argument("--instructions", type=int, nargs="?", const=200, metavar="N",
                         help="count instructions under valgrind (N calls each, default 200)")
     parser.add_argument("--samples", type=int, default=3, help="rounds of --instructions (median)")
+    parser.add_argument("--elsewhere", action="store_true",
+                        help="with --instructions: also an autosave after another worker's save")
     parser.add_argument("--count", nargs=2, metavar=("WHAT", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.count:
         count(args.count[0], int(args.count[1]))
     elif args.instructions:
-        instructions(args.instructions, args.samples)
+        instructions(args.instructions, args.samples, args.elsewhere)
     else:
         cpu()
