@@ -137,28 +137,19 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
     edit._TextsRead.KNOWN.update(kept)  # noqa: SLF001 - (as above)
     spec.PIECES.clear()
     spec.WHOLE.clear()
-    made, read_whole = [], []
+    made = []
     remade = spec._remade  # noqa: SLF001 - counted: each segment made again (whole or from its older texts)
-    collect = spec._collect  # noqa: SLF001 - counted: each segment read whole
 
     def counted(of, name, raw, was):
         made.append(name)
         return remade(of, name, raw, was)
 
-    def collected(group, prefix, path, r):
-        read_whole.append(prefix)
-        return collect(group, prefix, path, r)
-
     monkeypatch.setattr(spec, "_remade", counted)
-    monkeypatch.setattr(spec, "_collect", collected)
     mine = autosave(client, tokens[0], other["version"], players__1__track=("", "4"))
     assert mine.status_code == 200
     # the segment the other worker changed (read), and the one this save changed (written): no other
     assert sorted(made) == ["players-0", "players-1"]
-    # the other worker's change (a count) read alone on this worker's reading of it: nothing read whole
-    assert read_whole == []
     monkeypatch.setattr(spec, "_remade", remade)
-    monkeypatch.setattr(spec, "_collect", collect)
     # the same three saves of another game, nothing kept between them, answer the same
     forgot = _answers(client, tokens[1], forget=True, saves=({"players__2__track": ("", "3")},
                                                              {"players__2__progress": ("", "5")},
@@ -168,6 +159,37 @@ def test_after_another_workers_save_only_the_segments_it_changed_are_made_again(
         documents = [store.by_edit_token(token).document for token in tokens]
     assert documents[0]["players"] == documents[1]["players"][::-1]
     assert documents[0]["players"][0]["track"] == 3 and documents[0]["players"][0]["progress"] == 5
+
+
+def test_a_count_another_worker_saved_is_read_on_this_workers_reading(app, client, monkeypatch):
+    """A player's count saved by the other worker (written to the database: none of this worker's
+    copies touched): this worker's next save reads that player on the reading it kept, the count read
+    again, nothing read whole, and stores and answers what the same saves keeping nothing do."""
+    names = ["Ana", "Bob", "Cléo"]
+    tokens = [create_game(client, "revive", "base", seats) for seats in (names, names[::-1])]
+    first = autosave(client, tokens[0], 1, players__0__track=("", "3")).get_json()
+    autosave(client, tokens[0], first["version"], players__1__track=("", "2"))  # every player read here
+    with app.app_context():  # the other worker's save of Ana's progress
+        record = store.by_edit_token(tokens[0])
+        document = orjson.loads(orjson.dumps(record.document))
+        document["players"][0]["progress"] = 5
+        version = store.save(record, document, record.version).version
+    read_whole, whole = [], "_collect"  # counted: each segment read whole (its prefix)
+    monkeypatch.setattr(spec, whole, lambda *args, _real=getattr(spec, whole): (
+        read_whole.append(args[1]), _real(*args))[1])
+    mine = autosave(client, tokens[0], version, players__1__track=("2", "4"))
+    monkeypatch.undo()
+    assert mine.status_code == 200 and read_whole == []
+    forgot = _answers(client, tokens[1], forget=True, saves=({"players__2__track": ("", "3")},
+                                                             {"players__1__track": ("", "2")},
+                                                             {"players__2__progress": ("", "5")},
+                                                             {"players__1__track": ("2", "4")}))
+    assert mine.get_json()["totals"] == forgot[-1]["totals"][::-1]
+    assert mine.get_json()["stored"]["players-0-progress"] == "5"
+    with app.app_context():
+        documents = [store.by_edit_token(token).document for token in tokens]
+    assert documents[0]["players"] == documents[1]["players"][::-1]
+    assert documents[0]["players"][0]["progress"] == 5 and documents[0]["players"][1]["track"] == 4
 
 
 def _solo_names(fields, texts: spec.Texts) -> list[str]:
