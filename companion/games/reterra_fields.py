@@ -190,12 +190,21 @@ def keyed(changes: dict[str, tuple[str, str]], keys, values, names: list[str]):
     row the card is stored at now (another phone may have removed a card above it since this page
     was based, and the rows moved up). A count for a card no longer in play is never written onto
     the card that took its row, nor dropped without a word: it is left out, with a message. A card
-    this save adds itself keeps its row (`row_companion` moves it with the row).
+    this save puts in play itself (a card typed here, an undo putting a removed card back) is followed
+    too, its stored count blank: the row it takes may hold another card on the server (the undo of a
+    removal puts the card back where the cards below it had moved up). A count keyed to a card name
+    found nowhere but in this save's own card fields stays row by row (`row_companion` moves it).
     Returns the row-by-row changes, {(seat, card id): (base, mine, field)} and the fields left out
     (name -> message)."""
     stored = _cards(values)
     by_id = {card: k for k, card in stored.items()}
     by_name = {values.get(f"buildings-{k}-name", "").strip().casefold(): card for k, card in stored.items()}
+    # the cards this save puts in play (an undo of a removal, a card typed on this phone): a count typed
+    # for one goes with it too, whatever card the stored row holds now, its stored count blank
+    laid = dict(values) | {name: mine for name, (_was, mine) in changes.items() if _CARD.fullmatch(name)}
+    for k, card in _cards(laid).items():
+        if card not in by_id:
+            by_name.setdefault(laid.get(f"buildings-{k}-name", "").strip().casefold(), card)
     own = set()
     for name, (_was, mine) in changes.items():
         m = _CARD.fullmatch(name)

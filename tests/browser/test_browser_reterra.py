@@ -527,3 +527,39 @@ def test_a_count_follows_its_card_when_the_other_phone_removed_one_above(phone, 
         expect(other.locator("#save-state")).to_have_text("Enregistré \u2713")
     finally:
         context.close()
+
+
+def test_undoing_a_removed_card_brings_back_the_card_and_each_players_count(phone, live_server):
+    """QA: two cards, Bob 2 Serre and 1 Marché; the Serre taken away (the Marché moves up a row, Bob's
+    1 with it), then "↶ Annuler": both cards are back and Bob's counts with them. Before, the undo
+    was refused as a conflict with "another device" (the Serre's count laid on the row the Marché held
+    on the server), nothing could save it, and Bob's 2 Serre were lost."""
+    url = new_game(phone, ["Bob", "Ana"])
+    phone.fill('[name="buildings-0-name"]', "Serre")
+    phone.fill('[name="buildings-0-points"]', "4")
+    phone.get_by_role("button", name="Ajouter une carte").tap()
+    phone.fill('[name="buildings-1-name"]', "Marché")
+    phone.fill('[name="buildings-1-points"]', "2")
+    show_player(phone, 0)
+    step(phone, "players-0-built-0", 2)
+    step(phone, "players-0-built-1", 1)
+    saved(phone)
+    assert stored_document(live_server, url)["players"][0]["buildings"] == {"serre": 2, "marche": 1}
+    phone.locator(".steps-list a", has_text="Table").click()
+    phone.locator('[data-rows="buildings"] [data-row]').first.locator("[data-remove-row]").tap()
+    saved(phone)
+    doc = stored_document(live_server, url)
+    assert [c["id"] for c in doc["buildings"]] == ["marche"]
+    assert doc["players"][0]["buildings"] == {"marche": 1}  # Bob's Marché moved up with its card
+
+    phone.get_by_role("button", name="Annuler ma dernière modification").tap()
+    expect(phone.locator("#save-state")).to_have_text("Annulé ✓")
+    settled(phone)
+    doc = stored_document(live_server, url)
+    assert [c["id"] for c in doc["buildings"]] == ["serre", "marche"]
+    assert doc["players"][0]["buildings"] == {"serre": 2, "marche": 1}
+    show_player(phone, 0)
+    expect(phone.locator("#f-players-0-built-0 label")).to_have_text("Serre")
+    expect(phone.locator('[name="players-0-built-0"]')).to_have_value("2")
+    expect(phone.locator("#f-players-0-built-1 label")).to_have_text("Marché")
+    expect(phone.locator('[name="players-0-built-1"]')).to_have_value("1")

@@ -112,6 +112,28 @@ def test_a_card_removed_here_keeps_every_count_with_its_card():
     assert laid.data["players-0-built-0"] == "3" and laid.data["players-0-built-1"] == ""
 
 
+def test_a_card_put_back_here_takes_its_count_whatever_card_its_row_holds_on_the_server():
+    """The undo of a removal (the Ferme put back at row 0, the Forge back at row 1): the count typed for
+    the Ferme (blank before: the card was not in play) is no conflict with the Forge's count stored on
+    that row; each count goes with its card."""
+    stored = {"buildings-0-id": "forge", "buildings-0-name": "Forge", "buildings-0-points": "4",
+              "players-0-built-0": "3"}
+    changes = {"buildings-0-id": ("forge", "ferme"), "buildings-0-name": ("Forge", "Ferme"),
+               "buildings-0-points": ("4", "3"), "buildings-1-id": ("", "forge"),
+               "buildings-1-name": ("", "Forge"), "buildings-1-points": ("", "4"),
+               "players-0-built-0": ("", "2")}
+    laid = lay(View(stored), changes, keys={"players-0-built-0": "Ferme"}, added=["buildings-1"],
+               names=["Maëlle", "Yanis"], rules=reterra.ADAPTER)
+    assert laid.conflicts == {} and laid.dropped == {}
+    assert laid.data["players-0-built-0"] == "2" and laid.data["players-0-built-1"] == "3"
+    # the count of a card put back is still checked against a count the other phone stored meanwhile
+    stored |= {"buildings-1-id": "ferme", "buildings-1-name": "Ferme", "buildings-1-points": "3",
+               "players-0-built-1": "5"}
+    laid = lay(View(stored), {"players-0-built-0": ("", "2")}, keys={"players-0-built-0": "Ferme"},
+               names=["Maëlle", "Yanis"], rules=reterra.ADAPTER)
+    assert laid.conflicts == {"players-0-built-0": "5"}
+
+
 def test_a_half_painted_board_stays_on_the_phone_and_the_stored_one_is_kept():
     """A board begun but not finished is not sent (data-local): a save of this phone's counts leaves
     the other phone's drawing as stored, and is no conflict."""
