@@ -563,3 +563,30 @@ def test_undoing_a_removed_card_brings_back_the_card_and_each_players_count(phon
     expect(phone.locator('[name="players-0-built-0"]')).to_have_value("2")
     expect(phone.locator("#f-players-0-built-1 label")).to_have_text("Marché")
     expect(phone.locator('[name="players-0-built-1"]')).to_have_value("1")
+
+
+def test_undo_beside_a_half_painted_board_undoes_the_last_change_and_keeps_the_board(phone, live_server):
+    """QA: Inès's inhabitants saved, then her community begun (a board half painted is kept on this
+    phone, not sent): "↶" did nothing, without a word (it waited for the board to be saved). It now
+    undoes the inhabitants, and the squares painted stay."""
+    url = new_game(phone, ["Inès", "Léo"])
+    show_player(phone, 0)
+    inhabitants = phone.locator('[name="players-0-inhabitants"]')
+    inhabitants.fill("3")
+    saved(phone)
+    assert stored_document(live_server, url)["players"][0]["inhabitants"] == 3
+    phone.get_by_role("radio", name="Dessiner la communauté").first.check()
+    saved(phone)
+    board = phone.locator("#f-players-0-grid")
+    board.locator('button[data-tool="F"]').tap()
+    for square in ("A1", "B1", "C1"):
+        board.locator(f'.sq[data-square="{square}"]').tap()
+    settled(phone)
+    expect(phone.locator("#save-state")).to_have_text("Gardé sur ce téléphone")
+
+    phone.get_by_role("button", name="Annuler ma dernière modification").tap()
+    expect(phone.locator("#save-state")).to_have_text("Annulé ✓")
+    settled(phone)
+    assert "inhabitants" not in stored_document(live_server, url)["players"][0]
+    assert phone.locator("#players-0-grid-terrain-0").input_value() == "FFF....."  # the board is kept
+    expect(board.locator('.sq[data-square="C1"]')).to_have_class(re.compile(r"\bt-F\b"))

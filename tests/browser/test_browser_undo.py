@@ -180,3 +180,20 @@ def test_without_javascript_the_undo_is_a_form(phone_without_js, live_server):
     expect(page.locator('[name="players-1-ports"]')).to_have_value("3")
     assert stored_document(live_server, url)["players"][1]["ports"] == 3
     check_layout(page)
+
+
+def test_undo_works_beside_a_choice_only_this_phone_keeps(phone, live_server):
+    """QA: "Une carte par joueur" with every player's card still blank is this page's choice alone (the
+    stored game cannot tell it from one shared card), so it stays unlike the stored value after its
+    save. "↶" waited for it to be saved and did nothing, without a word; it now undoes the last change."""
+    url = new_game(phone, "revive", "base", NAMES)
+    phone.get_by_role("radio", name="Une carte par joueur").first.check()
+    show_player(phone, 0)
+    track = phone.locator('[name="players-0-track"]')
+    track.fill("10")
+    saved(phone)
+    assert stored_document(live_server, url)["players"][0]["track"] == 10
+    undo(phone)
+    expect(track).to_have_value("")
+    assert "track" not in stored_document(live_server, url)["players"][0]
+    expect(phone.locator('[name="card_mode"][value="each"]')).to_be_checked()  # still chosen

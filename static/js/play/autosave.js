@@ -139,10 +139,18 @@
     if (!inFlight && !timer && waiters.length) {  // Play.whenSaved: the saves it waited for are done
       var ready = waiters;
       waiters = [];
-      ready.forEach(function (cb) { cb(!paused && !refused && !pending()); });
+      ready.forEach(function (cb) { cb(!paused && !refused && !unsent()); });
     }
   }
   var waiters = [];
+  /* name -> the value the server last took for it (an answer "ok"): a choice only this page keeps
+     (Revive's "Une carte par joueur" while every player's card is the same) stays unlike the stored
+     value after its save, yet nothing of it waits to be sent */
+  var acked = {};
+  function unsent() {
+    var now = changes(true);
+    return Object.keys(now).some(function (n) { return acked[n] !== now[n][1]; });
+  }
 
   function say(text, kind) {
     if (!state) return;
@@ -499,6 +507,7 @@
             if ((data.stored || {})[n]) base[n] = data.stored[n]; else delete base[n];
           });
         });
+        Object.keys(sent).forEach(function (n) { acked[n] = sent[n][1]; });
         take(data, sent, meanwhile(sent));
         if (pending()) writeDraft(); else dropDraft();
         if (data.refused && data.refused.length) {
@@ -694,7 +703,9 @@
     return true;
   };
   /* `cb(ready)` once nothing is left to send (a save due is sent now): ready is false when a save
-     stopped on a conflict, a refusal or an entry kept here (the undo waits for the player then). */
+     stopped on a conflict or a refusal, or a change waits to be sent (the undo waits for the player
+     then); what only this phone keeps (a board being painted, a choice the server cannot hold) is
+     no such change. */
   Play.whenSaved = function (cb) {
     if (paused) { cb(false); return; }
     waiters.push(cb);
