@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
-from wtforms import BooleanField, RadioField, SelectField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField
 
 from .. import forms
 from ..forms.convert import leaf_fields
@@ -52,7 +52,7 @@ def page(token: str):
         "undoable": c.undoable(record.seats_version) and not c.undone,
         "undoes": _time(by_id[c.undo_of].at) if c.undo_of in by_id else None,
         "lines": [(named(n), readable(n, before), readable(n, after))
-                  for n, (before, after) in _ordered(c.changes, named)],
+                  for n, (before, after) in _ordered(named.shown(c.changes), named)],
     } for c in shown]
     return render_template("play/changes.html", record=record, game=sc.game, entries=entries,
                            more=len(every) - len(shown), lines=LINES)
@@ -65,9 +65,15 @@ def _ordered(changes: dict, named) -> list:
 class _Named:
     """Field name -> its name for a player ("Ville 2 · Tuile 1 · Joueur"), in the page's order."""
 
-    def __init__(self, labels: dict[str, str]):
-        self.labels = labels
+    def __init__(self, labels: dict[str, str], hidden: frozenset[str] = frozenset()):
+        self.labels, self.hidden = labels, hidden
         self.orders = {name: k for k, name in enumerate(labels)}
+
+    def shown(self, changes: dict) -> dict:
+        """The changes a player reads: without the page's hidden fields (a building card's id moves
+        with its name), unless nothing else is left."""
+        out = {name: pair for name, pair in changes.items() if name not in self.hidden}
+        return out or changes
 
     def __call__(self, name: str) -> str:
         return self.labels.get(name, name)
@@ -96,7 +102,7 @@ def _names(sc, record, names: set[str]):
             return str(choice_labels(f.choices).get(text, text))
         return text
 
-    return _Named(labels), readable
+    return _Named(labels, frozenset(n for n, f in fields.items() if isinstance(f, HiddenField))), readable
 
 
 def _time(moment) -> str:

@@ -346,3 +346,24 @@ def test_the_log_page_and_annuler_in_english(app):
     assert "Change undone." in _flashes(page)
     page = phone.post(f"/g/{token}/annuler", follow_redirects=True).get_data(as_text=True)
     assert any(f.startswith("Nothing to undo") for f in _flashes(page))
+
+
+def test_the_log_page_names_a_card_removed_by_its_name_never_by_its_hidden_id(app):
+    """QA: removing a Reterra building card logged its hidden id beside its name, and the log page
+    showed it as a field of its own (« Carte 1 · Id : serre → marche »); the undo still lays it back."""
+    phone = app.test_client()
+    token = create_game(phone, "reterra", "base", NAMES)
+    cards = {"buildings__0__id": ("", "serre"), "buildings__0__name": ("", "Serre"),
+             "buildings__0__points": ("", "4"), "buildings__1__id": ("", "marche"),
+             "buildings__1__name": ("", "Marché"), "buildings__1__points": ("", "2")}
+    assert autosave(phone, token, 1, rows=["buildings-0", "buildings-1"], **cards).status_code == 200
+    removed = {"buildings__0__id": ("serre", "marche"), "buildings__0__name": ("Serre", "Marché"),
+               "buildings__0__points": ("4", "2"), "buildings__1__id": ("marche", ""),
+               "buildings__1__name": ("Marché", ""), "buildings__1__points": ("2", "")}
+    assert autosave(phone, token, 2, **removed).status_code == 200
+    text = _text(phone.get(f"/g/{token}/historique").get_data(as_text=True))
+    assert "Serre → Marché" in text and "Marché → vide" in text
+    assert "serre → marche" not in text and "Id" not in text
+    answer = phone.post(f"/g/{token}/annuler")  # the last change undone, its ids with it
+    assert answer.status_code == 303
+    assert [c["id"] for c in stored(app, token).document["buildings"]] == ["serre", "marche"]
