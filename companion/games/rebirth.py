@@ -410,8 +410,8 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:
-            message = (_("au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris (ici : "
-                         "missions {v2} + dons {v3} = {count})",
+            message = (_("au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris (ici {v2} "
+                         "missions + {v3} dons = {count})",
                          CARDS_MAX=CARDS_MAX, v2=len(p.missions), v3=p.gifts, count=count))
             for key in ("missions", "gifts"):
                 if raw.get(key):
