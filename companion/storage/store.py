@@ -384,7 +384,9 @@ def _kept(engine: sa.Engine) -> tuple[threading.Lock, sa.Connection]:
         with _KEPT_MADE:
             found = engine.__dict__.get(_KEPT)
             if found is None or found[0] != os.getpid():
-                found = engine.__dict__[_KEPT] = (os.getpid(), threading.Lock(), engine.connect())
+                connection = engine.connect()
+                sqlite.flush_after_commits(connection)  # its commits flushed together (storage/sqlite.py)
+                found = engine.__dict__[_KEPT] = (os.getpid(), threading.Lock(), connection)
     return found[1], found[2]
 
 
@@ -440,6 +442,7 @@ def save(record: GameRecord, document: dict, version: int, *, status: str | None
         raise StaleVersion(fresh)
     if _ONE_COMMIT.get() is None:
         on.commit()
+        sqlite.committed(connection)
     # What was just written, without reading the row back (one query less per autosave).
     if isinstance(record, Held):  # its text as the database holds it: the next save is handed `document`
         _keep_document(record.id, json_text(document), document)
@@ -516,6 +519,7 @@ def commit(record) -> None:
         (connection if connection is not None else db.session).commit()
     finally:
         _release(_ONE_COMMIT.get())
+    sqlite.committed(connection)  # after the write turn is given back: the flush needs none
 
 
 def rollback(record) -> None:
