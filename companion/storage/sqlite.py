@@ -98,21 +98,27 @@ class WriteTurn:
         fcntl.flock(self._file(), fcntl.LOCK_UN)
 
 
-_TURNS: dict[str, WriteTurn] = {}
-_TURNS_LOCK = threading.Lock()
+_BESIDE: dict[str, object] = {}  # by the path of a file beside a database: its WriteTurn or WalFlush
+_BESIDE_LOCK = threading.Lock()
+
+
+def _beside(engine: sa.Engine, suffix: str, kind):
+    """The one `kind(path)` of this process for the file `<database><suffix>` of `engine`; None for
+    PostgreSQL or a database in memory (one process)."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    path = os.path.abspath(url.database) + suffix
+    with _BESIDE_LOCK:
+        if path not in _BESIDE:
+            _BESIDE[path] = kind(path)
+        return _BESIDE[path]
 
 
 def write_turn(engine: sa.Engine) -> WriteTurn | None:
     """The write turn of `engine`'s database file; None for PostgreSQL, a database in memory (one
     process) or where files cannot be locked."""
-    url = engine.url
-    if fcntl is None or url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
-        return None
-    path = os.path.abspath(url.database) + "-turn"
-    with _TURNS_LOCK:
-        if path not in _TURNS:
-            _TURNS[path] = WriteTurn(path)
-        return _TURNS[path]
+    return None if fcntl is None else _beside(engine, "-turn", WriteTurn)
 
 
 class WalFlush:
@@ -174,20 +180,12 @@ class WalFlush:
             os.close(fd)
 
 
-_FLUSHES: dict[str, WalFlush] = {}
 _FLUSH = "companion_wal_flush"  # a connection's info: its commits wait for this flush
 
 
 def wal_flush(engine: sa.Engine) -> WalFlush | None:
     """The WAL flush of `engine`'s database file; None for PostgreSQL or a database in memory."""
-    url = engine.url
-    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
-        return None
-    path = os.path.abspath(url.database) + "-wal"
-    with _TURNS_LOCK:
-        if path not in _FLUSHES:
-            _FLUSHES[path] = WalFlush(path)
-        return _FLUSHES[path]
+    return _beside(engine, "-wal", WalFlush)
 
 
 def flush_after_commits(connection: sa.Connection) -> None:

@@ -57,8 +57,7 @@ def flushes(monkeypatch):
 def test_the_saves_connection_leaves_its_fsync_to_the_flush_and_the_others_keep_theirs(app, client):
     token = create_game(client, "revive", "base", ["Ana", "Bob"])
     assert autosave(client, token, 1, players__0__track=("", "3")).status_code == 200
-    with app.app_context():
-        _lock, kept = store._kept(db.engine)  # noqa: SLF001 - the connection the save just used
+    with app.app_context(), store.saving() as kept:  # the connection the save just used
         assert kept.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL: no fsync of its own
         assert db.session.connection().exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
 
