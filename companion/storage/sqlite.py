@@ -25,8 +25,6 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
 
@@ -126,8 +124,8 @@ class WalFlush:
     fsync (`flush_after_commits`). Each such commit takes a ticket right after it (`ticket`); `wait`
     returns once a flush that began after the ticket was taken has ended. One flush at a time covers
     every commit made before it began: a waiter finding none under way starts one; the others wait
-    for it, are woken together when it ends (woken one by one, each by the one before, they waited for
-    as many turns of the busy event loop), and start the next one if it began before their commit."""
+    for it and are woken together when it ends (woken one by one, each by the one before, they would
+    wait a turn of the busy event loop each), then start the next one if it began before their commit."""
 
     def __init__(self, path: str):
         self.path = path  # the database's "-wal" file
@@ -223,23 +221,6 @@ def committed(connection: sa.Connection | None) -> None:
         later.append((flush, ticket))
 
 
-@contextmanager
-def answered_later() -> Iterator[list]:
-    """Within it, `committed` leaves the waits to the caller (`settle`)."""
-    later: list = []
-    token = _LATER.set(later)
-    try:
-        yield later
-    finally:
-        _LATER.reset(token)
-
-
-def settle(later: list) -> None:
-    """Wait for the flushes of `answered_later`'s commits."""
-    for flush, ticket in later:
-        flush.wait(ticket)
-
-
 class DurableAnswers:
     """WSGI middleware, outside the working slots: a request that committed saves waits for their
     flush once its work is done and its slot given back, and is answered after it."""
@@ -248,17 +229,25 @@ class DurableAnswers:
         self.app = app
 
     def __call__(self, environ, start_response):
-        with answered_later() as later:
-            try:
-                body = self.app(environ, start_response)
-            except BaseException:
-                settle(later)
-                raise
+        later: list = []  # (flush, ticket) of each commit `committed` saw
+        token = _LATER.set(later)
         try:
-            settle(later)
+            body = self.app(environ, start_response)
+        except BaseException:
+            self._settle(later)
+            raise
+        finally:
+            _LATER.reset(token)
+        try:
+            self._settle(later)
         except BaseException:
             close = getattr(body, "close", None)
             if close is not None:
                 close()
             raise
         return body
+
+    @staticmethod
+    def _settle(later: list) -> None:
+        for flush, ticket in later:
+            flush.wait(ticket)
