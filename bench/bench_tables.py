@@ -53,8 +53,8 @@ class Phone:
     """One phone: its own cookies and keep-alive connection, its page's version and base values.
 
     HTTP/1.1 written and read here on a plain socket: the phones' client shares the server's two
-    cores, and `http.client` (its headers parsed by the `email` package) cost 1.0 ms of CPU a save at
-    this machine's slower speed, a sixth of what the server spent (docs/benchmarks.md)."""
+    cores, and `http.client` (its headers parsed by the `email` package) cost 1.05 ms of CPU a save at
+    this machine's slower speed, a fifth of the server's 5.3 ms (docs/benchmarks.md)."""
 
     def __init__(self, host: str, port: int):
         self.address = (host, port)
@@ -107,20 +107,10 @@ class Phone:
         status = int(first.split(" ", 2)[1])
         headers = [(name.strip().lower(), value.strip())
                    for name, _, value in (field.partition(":") for field in fields)]
-        found = dict(headers)
-        if found.get("transfer-encoding", "").lower() == "chunked":
-            data = b""
-            while True:
-                while (end := self.buffer.find(b"\r\n")) < 0:
-                    self._more()
-                size = int(self.buffer[:end].split(b";", 1)[0], 16)
-                while len(self.buffer) < end + 2 + size + 2:
-                    self._more()
-                data += self.buffer[end + 2:end + 2 + size]
-                self.buffer = self.buffer[end + 2 + size + 2:]
-                if size == 0:
-                    return status, headers, data
-        length = int(found.get("content-length", "0"))
+        length = dict(headers).get("content-length")
+        if length is None:  # the app's answers all carry their length (none is streamed or chunked)
+            raise ValueError(f"an answer without Content-Length: {first}")
+        length = int(length)
         while len(self.buffer) < length:
             self._more()
         data, self.buffer = self.buffer[:length], self.buffer[length:]
