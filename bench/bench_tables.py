@@ -80,7 +80,6 @@ class Phone:
             try:
                 if self.sock is None:
                     self.sock = socket.create_connection(self.address, timeout=60)
-                    self.buffer = b""
                 self.sock.sendall(message)
                 status, headers, data = self._answer()
                 break
