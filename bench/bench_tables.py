@@ -264,7 +264,9 @@ def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
     jobs.append(gevent.spawn(floor, Phone(host, port), step, until))
     gevent.joinall(jobs, timeout=seconds + 120)
     step.client_cpu = time.process_time() - step.cpu_at[0]
-    step.server_cpu = spent_since(step.cpu_at[1], processes_cpu(server_pids))
+    after = processes_cpu(server_pids)
+    step.server_cpu = spent_since(step.cpu_at[1], after)
+    step.by_process = sorted((after[pid] - step.cpu_at[1].get(pid, 0.0) for pid in after), reverse=True)
     step.wall = time.monotonic() - (until - seconds)
     lost = 0
     for token, phones in games:  # read back: each field holds the value acknowledged last
@@ -379,7 +381,8 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
     # who spent the 2 cores: the phones' client (this process) beside the server's processes
     server = ("not known (a worker was recycled during the step)" if step.server_cpu is None else
               f"{step.server_cpu / step.wall * 100:.0f} % "
-              f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save)")
+              f"({step.server_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save; by process "
+              + ", ".join(f"{cpu / step.wall * 100:.0f} %" for cpu in step.by_process) + ")")
     print(f"     CPU over the step: client {step.client_cpu / step.wall * 100:.0f} % of a core "
           f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server {server}", flush=True)
     if errors.exists():

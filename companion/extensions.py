@@ -2,8 +2,9 @@
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf.csrf import CSRFProtect
+
+from .web.csrf import RememberedCSRF
 
 db = SQLAlchemy()
 migrate = Migrate()
-csrf = CSRFProtect()
+csrf = RememberedCSRF()  # Flask-WTF's, each token's signature checked once per process
