@@ -13,8 +13,9 @@ Reported per step: saves, save p50/p95/p99 as the phones saw them (wall time, lo
 route's p50 in the same step and the ratio, conflicts (the same field changed on two phones: resolved
 as "Appliquer mes saisies" does), false conflicts (a conflict on a field only its own phone writes:
 must be 0) and lost saves (a value acknowledged last that the stored game does not hold: must be 0),
-the CPU the phones' client and the server spent, a save's time in its working slot split into its CPU,
-its waits for a core and the rest, then the largest N whose save p95 stays under 300 ms.
+the CPU the phones' client and the server spent (and each server process's share of a core), a
+save's time in its working slot split into its CPU, its waits for a core and the rest, then the
+largest N whose save p95 stays under 300 ms.
 """
 
 from gevent import monkey
