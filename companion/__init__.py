@@ -38,11 +38,12 @@ def create_app(config: Mapping | None = None) -> Flask:
     options.setdefault("json_serializer", store.json_text)  # a game's JSON columns, written and read
     options.setdefault("json_deserializer", store.json_value)
 
-    from .extensions import csrf, db, migrate
+    from .extensions import db, migrate
     from .storage import sqlite
     from .views import api
     from .web import (
         compress,
+        csrf,
         errors,
         formkeys,
         i18n_web,
@@ -67,7 +68,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     db.init_app(app)
     sqlite.init_app(app, db)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
-    csrf.init_app(app)
+    csrf.init_app(app)  # Flask-WTF's, each token's signature checked once per process
     formkeys.init_app(app)  # after CSRF: a forged post is refused as such
     security.init_app(app)
     static_cache.init_app(app)

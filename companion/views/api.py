@@ -87,7 +87,7 @@ def tool(game_id: str, tool: str):
 
 
 def init_app(app) -> None:
-    from ..extensions import csrf
+    from ..web.csrf import csrf
 
     # The API takes no cookie-based identity, so CSRF does not apply to it.
     csrf.exempt(bp)

@@ -71,3 +71,10 @@ class RememberedCSRF(CSRFProtect):
             return
         if isinstance(token, str) and "|" not in token:
             self._checked.put((secret, text), f"{int(signed_at.timestamp())}|{token}")
+
+
+csrf = RememberedCSRF()  # the app's (views exempt the API's blueprint from it)
+
+
+def init_app(app) -> None:
+    csrf.init_app(app)

@@ -158,3 +158,13 @@ def test_an_autosave_with_another_phones_remembered_token_changes_nothing(app):
     assert (after.version, after.document["players"][0]["track"]) == (version, 3)
     assert save(ana, "3", "4", version) == 200
     assert stored(app, token).document["players"][0]["track"] == 4
+
+
+def test_the_api_stays_exempt_and_forms_do_not(app):
+    """The API takes no cookie identity (companion/views/api.py exempts its blueprint): a document
+    posted without a token is scored; a form posted without one is refused."""
+    client = app.test_client()
+    scored = client.post("/api/v1/score", json={"game": "revive", "variant": "base",
+                                                 "players": [{"name": "Ana"}, {"name": "Bob"}]})
+    assert scored.status_code in (200, 422) and scored.is_json  # the contract's answer, not CSRF's 400
+    assert posted(client, None)[0] == 400
