@@ -1,8 +1,8 @@
 """CSRF tokens, each token's signature checked once per process (issue 33).
 
 Every autosave posts the page's CSRF token, and Flask-WTF checks it in full each time: a signing
-serializer built, a key derived, an HMAC computed, base64 decoded (about 4 % of a worker's CPU at the
-table server's knee, bench/bench_tables.py). Here a token whose signature was found good is
+serializer built, a key derived, an HMAC computed, base64 decoded (about 6 % of a worker's CPU at the
+table server's knee, docs/benchmarks.md). Here a token whose signature was found good is
 remembered (the token's text with the secret it was checked with is the key: a token changed by one
 byte is another key, checked in full by Flask-WTF) with what it decodes to and when it was signed.
 A remembered token is still compared with the session's own, still refused past

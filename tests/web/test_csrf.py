@@ -59,6 +59,13 @@ def posted(client, token: str | None, **headers) -> tuple[int, str]:
     return response.status_code, html.unescape(response.get_data(as_text=True))
 
 
+def remembered(client) -> str:
+    """A token of `client`'s session, posted once: remembered from then on."""
+    token = client.get("/_t/token").text
+    assert posted(client, token)[0] == 200
+    return token
+
+
 def test_the_app_checks_tokens_this_way(app):
     assert isinstance(app.extensions["csrf"], csrf.RememberedCSRF)
 
@@ -87,8 +94,7 @@ def test_a_remembered_token_is_refused_with_another_session(app):
 
 def test_a_remembered_token_is_refused_once_its_session_token_changed(app):
     client = app.test_client()
-    token = client.get("/_t/token").text
-    assert posted(client, token)[0] == 200
+    token = remembered(client)
     new = client.get("/_t/forget").text
     assert new != token
     assert posted(client, token)[0] == 400
@@ -99,8 +105,7 @@ def test_a_remembered_token_is_refused_once_its_session_token_changed(app):
                                     lambda t: t + "x", lambda t: "", lambda t: None])
 def test_a_changed_or_missing_token_is_refused_even_beside_a_remembered_one(app, change):
     client = app.test_client()
-    token = client.get("/_t/token").text
-    assert posted(client, token)[0] == 200
+    token = remembered(client)
     status, body = posted(client, change(token))
     assert status == 400 and REFUSED in body
 
@@ -108,8 +113,7 @@ def test_a_changed_or_missing_token_is_refused_even_beside_a_remembered_one(app,
 def test_a_remembered_token_expires_with_the_time_limit(app, monkeypatch):
     app.config["WTF_CSRF_TIME_LIMIT"] = 60
     client = app.test_client()
-    token = client.get("/_t/token").text
-    assert posted(client, token)[0] == 200  # remembered, signed now
+    token = remembered(client)  # signed now
     later = csrf.time.time() + 61
     monkeypatch.setattr(csrf.time, "time", lambda: later)
     status, body = posted(client, token)
@@ -118,8 +122,7 @@ def test_a_remembered_token_expires_with_the_time_limit(app, monkeypatch):
 
 def test_a_remembered_token_is_refused_after_the_secret_changed(app):
     client = app.test_client()
-    token = client.get("/_t/token").text
-    assert posted(client, token)[0] == 200
+    token = remembered(client)
     app.config["WTF_CSRF_SECRET_KEY"] = "another secret"
     assert posted(client, token)[0] == 400
 
