@@ -235,7 +235,7 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
             who = _(" ; ").join(f"{join_names(g)} ({influence[g[0]]})" for g in tied)
             need = (_("quelle tuile a été posée en premier (ordre 1)") if size == 2
                     else _("quelle tuile a été posée en dernier (ordre {size})", size=size))
-            check.rule(path, _("{label} : égalité d'influence entre {who} ; pour la départager (R4), "
+            check.rule(path, _("{label} : égalité d'influence entre {who} ; pour la départager, "
                                "indiquez l'ordre de pose des tuiles : {need}",
                                label=label, who=who, need=need))
             return None
@@ -252,7 +252,7 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
         if size == 2:
             first = g[0]
             explanation.append(_("{v1} à égalité d'influence ({v}) : la tuile {v3} a été posée en "
-                                 "premier, {first} passe devant (R4).",
+                                 "premier, {first} passe devant.",
                                  v1=join_names(sorted(g, key=seats.index)), v=v, v3=_of(first),
                                  first=first))
             rule = _("départagée par l'ordre de pose")
@@ -265,13 +265,13 @@ def settle_city(size: int, tiles: Sequence[Tile], seats: Sequence[str], check: C
                 why = (_("{c} a complété la ville ; dans le sens horaire à partir {v2}, {v3} est le plus "
                          "proche",
                          c=c, v2=_of(c), v3=g[0]))
-            explanation.append(_("{v1} à égalité d'influence ({v}) : {why} ; ordre retenu : {order} (R4).",
+            explanation.append(_("{v1} à égalité d'influence ({v}) : {why} ; ordre retenu : {order}.",
                                  v1=join_names(sorted(g, key=seats.index)), v=v, why=why, order=order))
             rule = _("départagée dans le sens horaire depuis {c}", c=c)
         else:
             who = join_names(completers, "ou")
             explanation.append(_("{v1} à égalité d'influence ({v}) : que la ville ait été complétée par "
-                                 "{who}, le sens horaire donne le même ordre : {v4} (R4).",
+                                 "{who}, le sens horaire donne le même ordre : {v4}.",
                                  v1=join_names(sorted(g, key=seats.index)), v=v, who=who,
                                  v4=join_names(g, 'puis')))
             rule = _("départagée dans le sens horaire")
@@ -410,9 +410,11 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         p.gifts = check.integer(raw, "gifts", path, 0, CARDS_MAX)
         count = len(p.missions) + p.gifts
         if count > CARDS_MAX:
-            message = (_("au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris (ici {v2} "
-                         "missions + {v3} dons = {count})",
-                         CARDS_MAX=CARDS_MAX, v2=len(p.missions), v3=p.gifts, count=count))
+            message = (_("au plus {CARDS_MAX} cartes Mission privée par joueur, dons compris "
+                         "(ici {v2} + {v3} = {count})",
+                         CARDS_MAX=CARDS_MAX, count=count,
+                         v2=ngettext("{n} mission", "{n} missions", len(p.missions)),
+                         v3=ngettext("{n} don", "{n} dons", p.gifts)))
             for key in ("missions", "gifts"):
                 if raw.get(key):
                     check.rule(join(path, key), message)
@@ -420,7 +422,7 @@ def _read_player(check: Checker, raw: dict, path: str, variant: str) -> _Player:
         p.public_missions = _cards(check, raw, "public_missions", path, "doubled", max_items=PUBLIC_MAX)
         if sum(doubled for _, doubled in p.public_missions) > 1:
             check.rule(join(path, "public_missions"),
-                       _("une seule mission peut être doublée : un joueur n'a qu'un multiplicateur (R8)"))
+                       _("une seule mission peut être doublée : un joueur n'a qu'un multiplicateur"))
         p.towers = []
         for k, v in enumerate(check.array(raw, "towers", path)):
             if type(v) is int and v in TOWER_LIMITS:  # an object or a list is a bad value, not a crash
@@ -675,7 +677,7 @@ def warnings(doc: dict, result: Result) -> list[Problem]:
             total = track + sum(v for _, v in items)
             out.append(Problem(join(join("players", i), "track"),
                                _("{v1} : piste de score ({track}) et points détaillés ({parts}) sont "
-                                 "additionnés (R1), soit {total}. Si la piste les compte déjà, "
+                                 "additionnés, soit {total}. Si la piste les compte déjà, "
                                  "laissez-la à 0.",
                                  v1=p.name, track=track, parts=parts, total=total)))
     return out
@@ -831,7 +833,8 @@ GAME = Game(
 TIE_FIELDS = {
     "scotland": (TieField("edinburgh", N_("Château d'Édimbourg"), "holder"),
                  TieField("stirling", N_("Château de Stirling"), "holder", among="all",
-                          hint=N_("Son détenteur gagne même s'il n'est pas à égalité (règle R9)."))),
+                          hint=N_("Si aucun ex æquo ne tient Édimbourg, son détenteur gagne, même s'il "
+                                  "n'était pas en tête."))),
     "ireland": (TieField("blarney", N_("Château de Blarney"), "holder"),
                 TieField("tara_adjacent", N_("Cases adjacentes à la tour ronde de Tara"), "count", 0, 8)),
 }

@@ -101,8 +101,8 @@ def test_warnings_beside_the_field_and_on_the_results(phone):
     phone.keyboard.type("4")
     settled(phone)  # the warnings come with the save's answer: wait for it, however long it takes
     warning = phone.locator("#w-players-0-track")
-    expect(warning).to_contain_text("piste de score (30) et points détaillés (ports 4) sont additionnés "
-                                     "(R1), soit 34")
+    expect(warning).to_contain_text("piste de score (30) et points détaillés (ports 4) sont additionnés, "
+                                     "soit 34")
     # Yanis has nothing yet: said beside his name, never blocking.
     expect(phone.locator("#w-players-1")).to_have_text("Yanis : rien n'est saisi (total 0). Un oubli ?")
     check_layout(phone)

@@ -136,7 +136,7 @@ def test_a_lever_said_not_monotone_is_stepped_with_the_same_answer():
 def test_the_line_is_said_in_english():
     doc = load_example("rebirth-scotland.json")
     with i18n.using("en"):
-        assert lines(doc) == ["Yanis: 1 more castle, or Stirling castle, or 1 more cathedral gift",
+        assert lines(doc) == ["Yanis: 1 more castle, or Stirling Castle, or 1 more cathedral gift",
                               "Inès: 2 more castles (shared victory)"]
 
 

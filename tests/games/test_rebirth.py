@@ -431,6 +431,22 @@ def test_r7_eight_cards_at_most_gifts_included():
     assert "players[0].missions" in problems(doc(players=[only_missions, "Bob"]))
 
 
+@pytest.mark.parametrize(("missions", "gifts", "lang", "counted"), [
+    (1, 8, "fr", "ici 1 mission + 8 dons = 9"),
+    (8, 1, "fr", "ici 8 missions + 1 don = 9"),
+    (1, 8, "en", "here 1 mission + 8 gifts = 9"),
+    (8, 1, "en", "here 8 missions + 1 gift = 9"),
+])
+def test_r7_the_count_over_eight_is_worded_for_its_numbers(missions, gifts, lang, counted):
+    """The message counts each kind in its own number: « 1 mission », never « 1 missions »."""
+    from companion.games import i18n
+
+    player = {"name": "Alice", "missions": [{"points": 1, "achieved": True}] * missions, "gifts": gifts}
+    with i18n.using(lang):
+        found = problems(doc(players=[player, "Bob"]))
+    assert counted in found["players[0].gifts"]
+
+
 # ------------------------------------------------------------------ R8: Ireland
 
 

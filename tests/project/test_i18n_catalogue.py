@@ -105,3 +105,16 @@ def test_a_catalogue_never_compiled_is_still_read(tmp_path):
     english = i18n.catalogue("en", tmp_path)
     assert english.gettext("Mes parties") == "My games"
     assert english.ngettext("{n} partie restaurée", "{n} parties restaurées", 2) == "{n} games restored"
+
+
+RULING_CODE = re.compile(r"\b(?:règle |rule )?R\d+\b")
+
+
+def test_no_string_shows_a_ruling_code(extracted, english):
+    """The codes of docs/rulings.md (« R4 ») are the developers' shorthand: a player reading an
+    explanation, a hint or a message has the rule booklet, not that file, so no shown string names one
+    (in French or in English)."""
+    shown = [_key(m) for m in extracted if RULING_CODE.search(_key(m))]
+    shown += [m.string for m in english
+              if m.id and isinstance(m.string, str) and RULING_CODE.search(m.string)]
+    assert shown == []
