@@ -65,6 +65,10 @@ def pre_request(worker, req):
 SWITCH_INTERVAL = float(os.environ.get("GUNICORN_SWITCH_INTERVAL", "0.001"))
 
 
+# Seconds between a worker's full garbage collections (companion.base.gcpause.full_collections_every).
+FULL_COLLECTION_SECONDS = float(os.environ.get("GUNICORN_FULL_COLLECTION_SECONDS", "60"))
+
+
 def post_worker_init(worker):
     """Load WeasyPrint, its fonts and the sheet templates now, not during someone's first PDF."""
     import sys
@@ -81,5 +85,10 @@ def post_worker_init(worker):
     # collection no longer walks ~170,000 objects in the middle of a save (issue 21: its p99).
     import gc
 
+    from companion.base import gcpause
+
     gc.collect()
     gc.freeze()
+    # And what it keeps from then on (each game's texts, its players' parts...) is walked by a full
+    # collection once a minute, not every few seconds with the saves queued behind it (issue 33).
+    gcpause.full_collections_every(FULL_COLLECTION_SECONDS)

@@ -160,10 +160,13 @@ def test_gunicorn_config_warms_each_worker(monkeypatch):
     assert config["worker_connections"] >= 1000
     assert config["max_requests"] > 0 and config["max_requests_jitter"] > 0
     assert config["logger_class"] == "companion.web.logmask.GunicornLogger"
+    from companion.base import gcpause
+
     calls = []
     monkeypatch.setattr(pdf, "warm", lambda: calls.append("warm"))
+    monkeypatch.setattr(gcpause, "full_collections_every", lambda seconds: calls.append(("full", seconds)))
     config["post_worker_init"](None)
-    assert calls == ["warm"]
+    assert calls == ["warm", ("full", 60)]  # and a full collection a minute (issue 33)
 
 
 def test_a_sheet_already_drawn_is_served_without_scoring_the_game(app, client, renders, monkeypatch):
