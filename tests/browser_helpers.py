@@ -103,6 +103,15 @@ def show_step(page, stage: str) -> None:
         expect(target).to_be_visible()
 
 
+def each_step(page):
+    """Each step of the edit page shown in turn from the list of steps, as a player goes through
+    them: yields the step's id once it is on screen."""
+    steps = page.locator(".steps-list a[data-goto]").evaluate_all("as => as.map(a => a.dataset.goto)")
+    for step in steps:
+        page.locator(f'.steps-list a[data-goto="{step}"]').click()
+        yield step
+
+
 def show_player(page, i: int) -> None:
     show_step(page, f"joueur-{i + 1}")
 

@@ -13,6 +13,7 @@ from i18n_words import french_words
 from played import revive, store_games
 from test_play_rebirth import IRELAND
 
+from browser_helpers import each_step
 from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
@@ -96,9 +97,7 @@ def crawl(page, live_server, language: str) -> dict[str, list[str]]:
     for record in records:
         edit = f"/g/{record.edit_token}/"
         read(edit, f"{record.variant} edit")
-        steps = page.locator(".steps-list a[data-goto]").evaluate_all("as => as.map(a => a.dataset.goto)")
-        for step in steps:
-            page.locator(f'.steps-list a[data-goto="{step}"]').click()
+        for step in each_step(page):
             found[f"{record.variant} {len(record.document['players'])} players, step {step}"] = \
                 findings(page.evaluate(TEXT), language)
         if record.game == "rebirth":

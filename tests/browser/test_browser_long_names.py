@@ -11,6 +11,7 @@ import pytest
 from played import store_games
 from test_play_rebirth import IRELAND
 
+from browser_helpers import each_step
 from document_helpers import load_example
 
 pytestmark = pytest.mark.browser
@@ -83,9 +84,7 @@ def test_long_names_wrap_between_words(phone, live_server):
     for record in records:
         edit = f"/g/{record.edit_token}/"
         read(edit, f"{record.variant} edit")
-        steps = phone.locator(".steps-list a[data-goto]").evaluate_all("as => as.map(a => a.dataset.goto)")
-        for step in steps:
-            phone.locator(f'.steps-list a[data-goto="{step}"]').click()
+        for step in each_step(phone):
             found[f"{record.variant} step {step}"] = phone.evaluate(BROKEN, pieces())
         if record.game == "rebirth":
             read(edit + "outils/ville", f"{record.variant} city tool")
