@@ -8,7 +8,9 @@ values refused, rows moved, counts dropped, language, rule). The one path must a
 as the form path did: the same document, status and version, the same messages beside the same
 fields, the same conflicts, the same stored texts and totals. (Of the 2,521 recorded in the run,
 one answer differed, by design: the totals of an unstored save naming a card twice; a total the
-page never shows, see docs/rulings.md.)"""
+page never shows, see docs/rulings.md.) The recorded messages follow the texts changed since: the ruling
+code « (R8) » left Rebirth's doubled-mission message on 28 November 2026 (no player-facing string names
+one, tests/project/test_i18n_catalogue.py)."""
 
 from __future__ import annotations
 
