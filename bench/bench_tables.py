@@ -5,9 +5,11 @@ sometimes the same field as another phone of its table (the shared artifact card
 Run: `.venv/bin/python -m bench.bench_tables` (options: --tables 10 25 50 100 150 200 --seconds 20
 --budget 300 --database sqlite|postgresql --rounds 1; with `--rounds 3` each number of tables is
 played three times, new games each, and judged on the median of their p95s: one 20 s step moves with
-the machine's speed). Bounded: each step runs a fixed time, the ladder stops
-once the save p95 passes 300 ms or the budget is spent; the script starts and stops its own gunicorn
-(the repository's gunicorn.conf.py, bench/floor_app.py) and talks to 127.0.0.1 only.
+the machine's speed; `--warmup 8`: the seconds the tables play before a step's saves are counted,
+so that a step measures the room as it plays, not every phone reconnecting at once). Bounded: each
+step runs a fixed time, the ladder stops once the save p95 passes 300 ms or the budget is spent; the
+script starts and stops its own gunicorn (the repository's gunicorn.conf.py, bench/floor_app.py) and
+talks to 127.0.0.1 only.
 
 Reported per step: saves, save p50/p95/p99 as the phones saw them (wall time, loopback), the trivial
 route's p50 in the same step and the ratio, conflicts (the same field changed on two phones: resolved
@@ -157,6 +159,8 @@ class Step:
 
     def __init__(self):
         self.saves: list[float] = []
+        self.warmup: list[float] = []  # the saves of the warm-up, before the step's own
+        self.log_offset = 0  # the server's access log when the step's own saves began
         self.floor: list[float] = []
         self.conflicts = self.false_conflicts = self.errors = 0
         self.statuses: dict[int, int] = {}  # the errors' statuses
@@ -165,8 +169,10 @@ class Step:
         self.acked: dict[tuple[str, str], tuple[int, str]] = {}
 
 
-def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: random.Random) -> None:
-    """A phone at the table: every 2-4 s its own player's fields change, and it saves them."""
+def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: random.Random,
+         counted: float = 0.0) -> None:
+    """A phone at the table: every 2-4 s its own player's fields change, and it saves them; only the
+    saves sent from `counted` on are the step's (those before are the warm-up's)."""
     mine_only = sorted(f"players-{seat}-{key}" for key in OWN)
     # the first save at any moment of one period: a room's phones are not in step (a first wait of 2-4 s
     # for all would send 1.5 times the steady rate in the step's first seconds)
@@ -184,9 +190,9 @@ def play(phone: Phone, token: str, seat: int, step: Step, until: float, rng: ran
         for _attempt in range(5):
             form = {"csrf_token": phone.csrf, "version": phone.version, "changes": json.dumps(changes),
                     "new_rows": "[]", "delta": "1"}  # as the page asks: only what changed, when it can
-            start = time.perf_counter()
+            sent, start = time.monotonic(), time.perf_counter()
             status, data = phone.request("POST", f"/g/{token}/save", form)
-            step.saves.append((time.perf_counter() - start) * 1000)
+            (step.saves if sent >= counted else step.warmup).append((time.perf_counter() - start) * 1000)
             answer = json.loads(data) if data[:1] == b"{" else {}
             if status == 200:
                 version = int(answer["version"])
@@ -248,7 +254,12 @@ def spent_since(before: dict[int, float], after: dict[int, float]) -> float | No
 
 
 def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
-             server_pids=list) -> tuple[Step, int]:
+             server_pids=list, warmup: float = 0.0, log: Path | None = None) -> tuple[Step, int]:
+    """Set the tables up, let them play `warmup` seconds (not counted), then `seconds` (the step).
+
+    The warm-up: setting 300 tables up takes longer than the server keeps an idle connection
+    (`keepalive`), so the first save of every phone would open a new one, all of them in the step's
+    first 3 s; that storm is the warm-up's, and the step measures the room as it plays."""
     rng = random.Random(seed)
     step = Step()
     games = []
@@ -258,10 +269,13 @@ def run_step(host: str, port: int, tables: int, seconds: float, seed: int,
         for phone in phones:
             phone.open(token)
         games.append((token, phones))
-    until = time.monotonic() + seconds
-    step.cpu_at = (time.process_time(), processes_cpu(server_pids))
-    jobs = [gevent.spawn(play, phone, token, seat, step, until, random.Random(rng.random()))
+    counted = time.monotonic() + warmup
+    until = counted + seconds
+    jobs = [gevent.spawn(play, phone, token, seat, step, until, random.Random(rng.random()), counted)
             for token, phones in games for seat, phone in enumerate(phones)]
+    gevent.sleep(max(0.0, counted - time.monotonic()))
+    step.log_offset = log.stat().st_size if log is not None else 0
+    step.cpu_at = (time.process_time(), processes_cpu(server_pids))
     jobs.append(gevent.spawn(floor, Phone(host, port), step, until))
     gevent.joinall(jobs, timeout=seconds + 120)
     step.client_cpu = time.process_time() - step.cpu_at[0]
@@ -365,14 +379,14 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
     """One step of the ladder, printed: (the saves' p95 as the phones saw it, lost saves, false
     conflicts)."""
     where = urllib.parse.urlsplit(host)
-    offset = log.stat().st_size
     errors = log.parent / "error.log"  # bench/load.py's gunicorn writes it beside the access log
     error_offset = errors.stat().st_size if errors.exists() else 0
     step, lost = run_step(where.hostname, where.port, n, args.seconds, seed,
-                          lambda: [host.proc.pid] if getattr(host, "proc", None) else [])
+                          lambda: [host.proc.pid] if getattr(host, "proc", None) else [], args.warmup, log)
+    offset = step.log_offset
     p50, p95, p99 = (percentile(step.saves, q) for q in (0.5, 0.95, 0.99))
     fl = percentile(step.floor, 0.5)
-    # this step's saves (its setup opens pages only)
+    # this step's saves (not its setup's pages nor the warm-up's saves)
     cpu, cpu_floor, served95 = server_cpu(log, offset)
     print(f"{n:>4} {len(step.saves):>6} {p50:>6.1f}ms {p95:>6.1f}ms {p99:>6.1f}ms {fl:>7.2f}ms "
           f"{p50 / fl:>8.1f}x {step.conflicts:>9} {step.false_conflicts:>5} {lost:>4} "
@@ -386,6 +400,10 @@ def one_step(args, host, log: Path, n: int, seed: int) -> tuple[float, int, int]
               + ", ".join(f"{cpu / step.wall * 100:.0f} %" for cpu in step.by_process) + ")")
     print(f"     CPU over the step: client {step.client_cpu / step.wall * 100:.0f} % of a core "
           f"({step.client_cpu / max(1, len(step.saves)) * 1000:.2f} ms a save), server {server}", flush=True)
+    if step.warmup:
+        print(f"     the warm-up's {len(step.warmup)} saves (not counted): p50 "
+              f"{percentile(step.warmup, 0.5):.1f} ms, p95 {percentile(step.warmup, 0.95):.1f} ms",
+              flush=True)
     if errors.exists():
         with errors.open("rb") as fh:  # what the server said during the step only
             fh.seek(error_offset)
@@ -405,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 25, 50, 100, 150, 200])
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=8,
+                        help="seconds the tables play before the step's own saves are counted")
     parser.add_argument("--budget", type=float, default=300, help="seconds for the whole ladder")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=21)
@@ -417,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with server(args.database) as (host, log):
         print(f"{args.database}: N tables x 4 phones, a save every 2-4 s per phone, "
-              f"{args.seconds:g} s a step")
+              f"{args.seconds:g} s a step after {args.warmup:g} s of warm-up")
         print(f"{'N':>4} {'saves':>6} {'p50':>7} {'p95':>7} {'p99':>7} {'floor p50':>9} {'p50/floor':>9} "
               f"{'conflicts':>9} {'false':>5} {'lost':>4} {'errors':>6} {'CPU save':>8} {'floor':>6} "
               f"{'CPU ratio':>9} {'server p95':>10} {'load avg':>8}")
