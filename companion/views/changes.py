@@ -44,16 +44,18 @@ def page(token: str):
     every = changelog.changes_of(record.id)
     everything = request.args.get("tout") == "1"
     shown = every if everything else every[:SHOWN]
-    named, readable = _names(sc, record, {n for c in shown for n in c.changes})
+    names = {n for c in shown for n in c.changes}
     device = devices.device_id()
     by_id = {c.id: c for c in every}
-    entries = [{
-        "change": c, "mine": c.mine(device), "time": _time(c.at),
-        "undoable": c.undoable(record.seats_version) and not c.undone,
-        "undoes": _time(by_id[c.undo_of].at) if c.undo_of in by_id else None,
-        "lines": [(named(n), readable(n, before), readable(n, after))
-                  for n, (before, after) in _ordered(named.shown(c.changes), named)],
-    } for c in shown]
+    entries = []
+    for c, (named, readable) in zip(shown, _namings(sc, record, shown, names), strict=True):
+        entries.append({
+            "change": c, "mine": c.mine(device), "time": _time(c.at),
+            "undoable": c.undoable(record.seats_version) and not c.undone,
+            "undoes": _time(by_id[c.undo_of].at) if c.undo_of in by_id else None,
+            "lines": [(named(n), readable(n, before), readable(n, after))
+                      for n, (before, after) in _ordered(named.shown(c.changes), named)],
+        })
     return render_template("play/changes.html", record=record, game=sc.game, entries=entries,
                            more=len(every) - len(shown), lines=LINES)
 
@@ -82,11 +84,29 @@ class _Named:
         return (self.orders.get(name, len(self.orders)), name)
 
 
-def _names(sc, record, names: set[str]):
-    """How the page names these fields, and shows their texts: one form of the stored game, with a
-    row for every field named (a removed city's fields are named as the city was)."""
+def _namings(sc, record, newest_first: list, names: set[str]):
+    """Each change's naming (`_names`), from the game's values right after it: the stored ones for
+    the newest, then each change's `before` laid back over them, newest to oldest. A count is named by
+    its row's card (Reterra), and a card removed since moves the cards below it up: a change is named
+    by the cards as they stood then. One form a different set of cards (`row_keys`), not a change."""
     values = dict(sc.texts(record.document).values)
-    pairs = MultiDict([(n, v) for n, v in values.items() if v] + [(n, "") for n in names if n not in values])
+    made: dict[tuple, tuple] = {}
+    for change in newest_first:
+        cards = tuple(sorted(sc.row_keys(values).items()))
+        if cards not in made:
+            made[cards] = _names(sc, record, names, values)
+        yield made[cards]
+        values = values | {name: before for name, (before, _after) in change.changes.items()}
+
+
+def _names(sc, record, names: set[str], values: dict[str, str] | None = None):
+    """How the page names these fields, and shows their texts: one form of the game's `values` (the
+    stored ones by default), with a row for every field named (a removed city's fields are named as
+    the city was)."""
+    if values is None:
+        values = dict(sc.texts(record.document).values)
+    pairs = MultiDict([(n, v) for n, v in values.items() if v]
+                      + [(n, "") for n in names if not values.get(n)])
     form = sc.form(record.document, formdata=pairs)
     sc.label(form, store.labels_of(record))
     labels = forms.labels(form)

@@ -367,3 +367,29 @@ def test_the_log_page_names_a_card_removed_by_its_name_never_by_its_hidden_id(ap
     answer = phone.post(f"/g/{token}/annuler")  # the last change undone, its ids with it
     assert answer.status_code == 303
     assert [c["id"] for c in stored(app, token).document["buildings"]] == ["serre", "marche"]
+
+
+def test_the_log_page_names_each_count_by_the_card_it_was_typed_for_after_a_card_is_removed(app):
+    """QA: a card removed moves the cards below it up a row. The counts typed before were named by
+    the card in their row now (« Maëlle · Forge : vide → 2 » for the 2 Puits); each change is named
+    by the cards as they stood right after it, the removal itself by the cards it left."""
+    from test_play_saving import _cards, _remove_puits
+
+    phone = app.test_client()
+    token = create_game(phone, "reterra", "base", ["Maëlle", "Yanis"])
+    version = _cards(phone, token)  # Ferme, Puits, Forge; Maëlle 1, 2, 3
+    answer = autosave(phone, token, version, players__1__built__1=("", "5"))  # Yanis: 5 Puits
+    assert answer.status_code == 200, answer.json
+    answer = autosave(phone, token, answer.json["version"], players__1__built__2=("", "6"))  # 6 Forge
+    assert answer.status_code == 200, answer.json
+    _remove_puits(phone, token, answer.json["version"])
+    page = phone.get(f"/g/{token}/historique").get_data(as_text=True)
+    entries = [_text(e) for e in re.split(r'<form method="post" action="/g/[^"]+/historique/annuler">', page)]
+    removal, forge, puits, cards = entries[:4]
+    assert "Yanis · Forge : vide → 6" in forge and "Puits" not in forge
+    assert "Yanis · Puits : vide → 5" in puits and "Forge" not in puits
+    assert "Maëlle · Ferme : vide → 1" in cards and "Maëlle · Puits : vide → 2" in cards
+    assert "Maëlle · Forge : vide → 3" in cards
+    assert "Carte 2 · Nom de la carte : Puits → Forge" in removal and "Yanis · Forge : 5 → 6" in removal
+    # the stored game is what it was: the page only names the changes
+    assert [card["name"] for card in stored(app, token).document["buildings"]] == ["Ferme", "Forge"]
